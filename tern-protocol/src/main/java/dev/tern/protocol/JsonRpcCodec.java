@@ -1,0 +1,289 @@
+package dev.tern.protocol;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeType;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads and writes JSON-RPC 2.0 messages. Reading is strict: UTF-8 only, no duplicate keys, no trailing data,
+ * bounded depth, string, number and message sizes; every rejection is a specific JSON-RPC error, never an
+ * exception. Thread-safe.
+ */
+public final class JsonRpcCodec {
+    private static final String VERSION = "2.0";
+
+    private final CodecLimits limits;
+    private final JsonMapper mapper;
+
+    public JsonRpcCodec(CodecLimits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.mapper = Json.newMapper(limits);
+    }
+
+    public static JsonRpcCodec withDefaults() {
+        return new JsonRpcCodec(CodecLimits.DEFAULT);
+    }
+
+    public CodecLimits limits() {
+        return limits;
+    }
+
+    public JsonMapper mapper() {
+        return mapper;
+    }
+
+    public Decoded decode(byte[] bytes) {
+        return decode(bytes, 0, bytes.length);
+    }
+
+    public Decoded decode(byte[] bytes, int offset, int length) {
+        if (length > limits.maxMessageBytes()) {
+            return parseError("Message of " + length + " bytes exceeds the limit of " + limits.maxMessageBytes());
+        }
+        String encodingProblem = Utf8Check.problem(bytes, offset, length);
+        if (encodingProblem != null) {
+            return parseError(encodingProblem);
+        }
+        JsonNode tree;
+        try {
+            tree = mapper.readTree(bytes, offset, length);
+        } catch (StreamConstraintsException e) {
+            return constraintViolation(e);
+        } catch (StreamReadException e) {
+            String message = e.getOriginalMessage();
+            if (message != null && message.startsWith("Duplicate")) {
+                return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: " + firstLine(message));
+            }
+            return parseError("Parse error: " + firstLine(message));
+        } catch (JacksonException e) {
+            return parseError("Parse error: " + firstLine(e.getOriginalMessage()));
+        }
+        if (tree == null || tree.isMissingNode()) {
+            return parseError("Parse error: empty message");
+        }
+        if (tree instanceof ArrayNode array) {
+            if (array.isEmpty()) {
+                return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: empty batch");
+            }
+            if (array.size() > limits.maxBatchSize()) {
+                return invalid(null, ErrorCodes.INVALID_REQUEST,
+                        "Invalid request: batch of " + array.size() + " exceeds the limit of " + limits.maxBatchSize());
+            }
+            List<Decoded> items = new ArrayList<>(array.size());
+            for (JsonNode item : array) {
+                items.add(envelope(item));
+            }
+            return new Decoded.Batch(items);
+        }
+        return envelope(tree);
+    }
+
+    /** Checks the JSON-RPC envelope of an already parsed value. */
+    public Decoded envelope(JsonNode node) {
+        if (!(node instanceof ObjectNode object)) {
+            return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: a message must be a JSON object");
+        }
+        JsonNode idNode = object.get("id");
+        RequestId id = null;
+        String idProblem = null;
+        if (idNode != null) {
+            id = readId(idNode);
+            if (id == null) {
+                idProblem = "Invalid request: id must be a string or an integer, was " + describe(idNode);
+            }
+        }
+        JsonNode version = object.get("jsonrpc");
+        if (version == null || !version.isString() || !VERSION.equals(version.stringValue())) {
+            return invalid(id, ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: jsonrpc must be \"2.0\", was " + (version == null ? "missing" : describe(version)));
+        }
+        if (idProblem != null) {
+            return invalid(null, ErrorCodes.INVALID_REQUEST, idProblem);
+        }
+        JsonNode method = object.get("method");
+        boolean hasResult = object.has("result");
+        boolean hasError = object.has("error");
+        if (method != null) {
+            if (hasResult || hasError) {
+                return invalid(id, ErrorCodes.INVALID_REQUEST, "Invalid request: a request cannot carry result or error");
+            }
+            if (!method.isString()) {
+                return invalid(id, ErrorCodes.INVALID_REQUEST, "Invalid request: method must be a string, was " + describe(method));
+            }
+            JsonNode params = object.get("params");
+            ObjectNode paramsObject = null;
+            if (params != null && !params.isNull()) {
+                if (!(params instanceof ObjectNode p)) {
+                    if (id == null) {
+                        return new Decoded.Ignored("notification " + method.stringValue() + " with non-object params");
+                    }
+                    return invalid(id, ErrorCodes.INVALID_PARAMS, "Invalid params: params must be an object, was " + describe(params));
+                }
+                paramsObject = p;
+            }
+            String name = method.stringValue();
+            return new Decoded.Single(id == null
+                    ? new JsonRpcNotification(name, paramsObject)
+                    : new JsonRpcRequest(id, name, paramsObject));
+        }
+        if (hasResult == hasError) {
+            if (idNode == null && !hasResult) {
+                return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: method is missing");
+            }
+            return invalid(id, ErrorCodes.INVALID_REQUEST, "Invalid request: a response carries exactly one of result and error");
+        }
+        if (hasResult) {
+            if (id == null) {
+                return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: a result needs an id");
+            }
+            return new Decoded.Single(new JsonRpcResult(id, object.get("result")));
+        }
+        JsonNode error = object.get("error");
+        JsonNode code = error.get("code");
+        JsonNode message = error.get("message");
+        if (!error.isObject() || code == null || !code.isIntegralNumber() || !code.canConvertToInt()
+                || message == null || !message.isString()) {
+            return invalid(id, ErrorCodes.INVALID_REQUEST, "Invalid request: error must have an integer code and a string message");
+        }
+        JsonNode data = error.get("data");
+        return new Decoded.Single(new JsonRpcFailure(id, new JsonRpcError(code.intValue(), message.stringValue(), data)));
+    }
+
+    public byte[] encode(JsonRpcMessage message) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        encode(message, out);
+        return out.toByteArray();
+    }
+
+    /** Writes one message as compact JSON (no line breaks) to {@code out}, which is left open. */
+    public void encode(JsonRpcMessage message, OutputStream out) {
+        try (JsonGenerator gen = mapper.createGenerator(out)) {
+            write(gen, message);
+        }
+    }
+
+    /** Writes the responses to a batch as one JSON array. */
+    public byte[] encodeBatch(List<? extends JsonRpcMessage> messages) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator gen = mapper.createGenerator(out)) {
+            gen.writeStartArray();
+            for (JsonRpcMessage m : messages) {
+                write(gen, m);
+            }
+            gen.writeEndArray();
+        }
+        return out.toByteArray();
+    }
+
+    public JsonNode toTree(JsonRpcMessage message) {
+        return mapper.readTree(encode(message));
+    }
+
+    private void write(JsonGenerator gen, JsonRpcMessage message) {
+        gen.writeStartObject();
+        gen.writeStringProperty("jsonrpc", VERSION);
+        switch (message) {
+            case JsonRpcRequest r -> {
+                writeId(gen, r.id());
+                gen.writeStringProperty("method", r.method());
+                if (r.params() != null) {
+                    gen.writeName("params");
+                    gen.writeTree(r.params());
+                }
+            }
+            case JsonRpcNotification n -> {
+                gen.writeStringProperty("method", n.method());
+                if (n.params() != null) {
+                    gen.writeName("params");
+                    gen.writeTree(n.params());
+                }
+            }
+            case JsonRpcResult r -> {
+                writeId(gen, r.id());
+                gen.writeName("result");
+                gen.writeTree(r.result());
+            }
+            case JsonRpcFailure f -> {
+                writeId(gen, f.id());
+                gen.writeName("error");
+                gen.writeStartObject();
+                gen.writeNumberProperty("code", f.error().code());
+                gen.writeStringProperty("message", f.error().message());
+                if (f.error().data() != null) {
+                    gen.writeName("data");
+                    gen.writeTree(f.error().data());
+                }
+                gen.writeEndObject();
+            }
+        }
+        gen.writeEndObject();
+    }
+
+    private static void writeId(JsonGenerator gen, RequestId id) {
+        switch (id) {
+            case null -> gen.writeNullProperty("id");
+            case RequestId.NumberId n -> gen.writeNumberProperty("id", n.value());
+            case RequestId.StringId s -> gen.writeStringProperty("id", s.value());
+        }
+    }
+
+    static RequestId readId(JsonNode node) {
+        if (node.isString()) {
+            return RequestId.of(node.stringValue());
+        }
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+            return RequestId.of(node.longValue());
+        }
+        return null;
+    }
+
+    private Decoded constraintViolation(StreamConstraintsException e) {
+        String message = firstLine(e.getOriginalMessage());
+        if (message.contains("String value length") || message.contains("Name length")) {
+            return invalid(null, ErrorCodes.INVALID_PARAMS, "Invalid params: " + message);
+        }
+        return parseError("Parse error: " + message);
+    }
+
+    private static Decoded parseError(String message) {
+        return invalid(null, ErrorCodes.PARSE_ERROR, message);
+    }
+
+    private static Decoded invalid(RequestId id, int code, String message) {
+        return new Decoded.Invalid(new JsonRpcFailure(id, JsonRpcError.of(code, message)));
+    }
+
+    private static String describe(JsonNode node) {
+        JsonNodeType type = node.getNodeType();
+        return switch (type) {
+            case NULL -> "null";
+            case NUMBER -> node.isIntegralNumber() ? "an out-of-range integer" : "a fractional number";
+            case STRING -> "a string";
+            case BOOLEAN -> "a boolean";
+            case ARRAY -> "an array";
+            case OBJECT -> "an object";
+            default -> type.name().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "malformed JSON";
+        }
+        int nl = message.indexOf('\n');
+        String line = nl < 0 ? message : message.substring(0, nl);
+        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+    }
+}

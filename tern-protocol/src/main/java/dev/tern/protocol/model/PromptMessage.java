@@ -1,0 +1,11 @@
+package dev.tern.protocol.model;
+
+public record PromptMessage(Role role, Content content) {
+    public static PromptMessage user(Content content) {
+        return new PromptMessage(Role.USER, content);
+    }
+
+    public static PromptMessage assistant(Content content) {
+        return new PromptMessage(Role.ASSISTANT, content);
+    }
+}

@@ -1,0 +1,312 @@
+package dev.tern.server;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.Content;
+import dev.tern.protocol.model.GetPromptResult;
+import dev.tern.protocol.model.PromptMessage;
+import dev.tern.protocol.model.ReadResourceResult;
+import dev.tern.protocol.model.ResourceContents;
+import dev.tern.protocol.model.ToolAnnotations;
+
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Turns the annotated methods of a service object into tool, resource, template and prompt specs. */
+final class AnnotatedFeatures {
+    private final List<ToolSpec> tools = new ArrayList<>();
+    private final List<ResourceSpec> resources = new ArrayList<>();
+    private final List<ResourceTemplateSpec> templates = new ArrayList<>();
+    private final List<PromptSpec> prompts = new ArrayList<>();
+
+    private AnnotatedFeatures() {
+    }
+
+    static AnnotatedFeatures scan(Object service) {
+        AnnotatedFeatures features = new AnnotatedFeatures();
+        List<Method> methods = new ArrayList<>();
+        for (Class<?> c = service.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (!m.isSynthetic() && !Modifier.isStatic(m.getModifiers())) {
+                    methods.add(m);
+                }
+            }
+        }
+        methods.sort(java.util.Comparator.comparing(Method::getName));
+        Map<String, Map<String, CompletionHandler>> promptCompleters = new HashMap<>();
+        Map<String, Map<String, CompletionHandler>> resourceCompleters = new HashMap<>();
+        for (Method m : methods) {
+            Complete c = m.getAnnotation(Complete.class);
+            if (c != null) {
+                m.setAccessible(true);
+                CompletionHandler completer = completer(service, m);
+                if (!c.prompt().isEmpty()) {
+                    promptCompleters.computeIfAbsent(c.prompt(), k -> new HashMap<>()).put(c.argument(), completer);
+                } else if (!c.resource().isEmpty()) {
+                    resourceCompleters.computeIfAbsent(c.resource(), k -> new HashMap<>()).put(c.argument(), completer);
+                } else {
+                    throw new IllegalArgumentException(m + ": @Complete needs prompt or resource");
+                }
+            }
+        }
+        for (Method m : methods) {
+            if (m.isAnnotationPresent(Tool.class)) {
+                m.setAccessible(true);
+                features.tools.add(tool(service, m));
+            }
+            if (m.isAnnotationPresent(Resource.class)) {
+                m.setAccessible(true);
+                features.resource(service, m, resourceCompleters);
+            }
+            if (m.isAnnotationPresent(Prompt.class)) {
+                m.setAccessible(true);
+                features.prompts.add(prompt(service, m, promptCompleters));
+            }
+        }
+        return features;
+    }
+
+    void registerInto(FeatureRegistry registry) {
+        tools.forEach(registry::add);
+        resources.forEach(registry::add);
+        templates.forEach(registry::add);
+        prompts.forEach(registry::add);
+    }
+
+    // ---------------------------------------------------------------- tools
+
+    private static ToolSpec tool(Object service, Method m) {
+        Tool a = m.getAnnotation(Tool.class);
+        String name = a.name().isEmpty() ? m.getName() : a.name();
+        ToolSpec.Builder b = ToolSpec.builder(name);
+        if (!a.title().isEmpty()) {
+            b.title(a.title());
+        }
+        if (!a.description().isEmpty()) {
+            b.description(a.description());
+        }
+        if (a.readOnly() || a.destructive() || a.idempotent() || a.openWorld()) {
+            b.annotations(new ToolAnnotations(null, a.readOnly(), a.destructive(), a.idempotent(), a.openWorld()));
+        }
+        Type returnType = m.getGenericReturnType();
+        boolean structured = isStructured(returnType);
+        if (structured) {
+            b.output(returnType);
+        }
+        List<Parameter> inputs = new ArrayList<>();
+        for (Parameter p : m.getParameters()) {
+            if (p.getType() != RequestContext.class) {
+                inputs.add(p);
+            }
+        }
+        if (inputs.size() == 1 && inputs.get(0).getType().isRecord() && !inputs.get(0).isAnnotationPresent(Arg.class)) {
+            Parameter only = inputs.get(0);
+            return b.handler(only.getParameterizedType(),
+                    (RequestContext ctx, Object args) -> invoke(service, m, ctx, Map.of(only, args))).build();
+        }
+        List<SchemaGenerator.Property> properties = new ArrayList<>();
+        Map<String, JavaType> types = new HashMap<>();
+        for (Parameter p : inputs) {
+            SchemaGenerator.Property property = property(p);
+            properties.add(property);
+            types.put(property.name(), Json.mapper().getTypeFactory().constructType(p.getParameterizedType()));
+        }
+        ObjectNode schema = SchemaGenerator.objectSchema(properties);
+        ObjectNode defaults = SchemaGenerator.defaults(schema);
+        b.inputSchema(schema);
+        return b.handler((ctx, arguments) -> {
+            ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
+            Map<Parameter, Object> values = new HashMap<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                Parameter p = inputs.get(i);
+                String key = properties.get(i).name();
+                JsonNode node = args.get(key);
+                values.put(p, node == null || node.isNull() ? absent(p.getType()) : ArgumentBinder.bind(node, types.get(key)));
+            }
+            return ToolResults.from(invoke(service, m, ctx, values), structured);
+        }).build();
+    }
+
+    private static boolean isStructured(Type type) {
+        Class<?> raw = SchemaGenerator.raw(type);
+        if (raw == void.class || raw == Void.class || raw == String.class || raw == Object.class
+                || CallToolResult.class.isAssignableFrom(raw) || Content.class.isAssignableFrom(raw)
+                || Collection.class.isAssignableFrom(raw) || JsonNode.class.isAssignableFrom(raw)) {
+            return false;
+        }
+        return raw.isRecord() || Map.class.isAssignableFrom(raw);
+    }
+
+    private static SchemaGenerator.Property property(Parameter p) {
+        Arg arg = p.getAnnotation(Arg.class);
+        String name = arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
+        String description = arg == null ? null : arg.description();
+        boolean required = arg == null || arg.required();
+        String defaultValue = arg == null || arg.defaultValue().isEmpty() ? null : arg.defaultValue();
+        return new SchemaGenerator.Property(name, p.getParameterizedType(), description, required, defaultValue);
+    }
+
+    private static Object absent(Class<?> type) {
+        if (type == Optional.class) {
+            return Optional.empty();
+        }
+        if (type.isPrimitive()) {
+            return Json.mapper().convertValue(type == boolean.class ? Boolean.FALSE : 0, type);
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- resources
+
+    private void resource(Object service, Method m, Map<String, Map<String, CompletionHandler>> completers) {
+        Resource a = m.getAnnotation(Resource.class);
+        String name = a.name().isEmpty() ? m.getName() : a.name();
+        String mimeType = a.mimeType().isEmpty() ? null : a.mimeType();
+        ResourceHandler handler = (ctx, uri, variables) -> {
+            Map<Parameter, Object> values = new HashMap<>();
+            for (Parameter p : m.getParameters()) {
+                if (p.getType() == String.class) {
+                    Arg arg = p.getAnnotation(Arg.class);
+                    String key = arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
+                    values.put(p, variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null);
+                }
+            }
+            return readResult(uri, mimeType, invoke(service, m, ctx, values));
+        };
+        if (UriTemplate.isTemplate(a.uri())) {
+            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handler(handler);
+            if (!a.title().isEmpty()) {
+                b.title(a.title());
+            }
+            if (!a.description().isEmpty()) {
+                b.description(a.description());
+            }
+            if (mimeType != null) {
+                b.mimeType(mimeType);
+            }
+            completers.getOrDefault(a.uri(), Map.of()).forEach(b::complete);
+            templates.add(b.build());
+        } else {
+            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handler(handler);
+            if (!a.title().isEmpty()) {
+                b.title(a.title());
+            }
+            if (!a.description().isEmpty()) {
+                b.description(a.description());
+            }
+            if (mimeType != null) {
+                b.mimeType(mimeType);
+            }
+            resources.add(b.build());
+        }
+    }
+
+    private static ReadResourceResult readResult(String uri, String mimeType, Object value) {
+        return switch (value) {
+            case null -> null;
+            case ReadResourceResult r -> r;
+            case ResourceContents c -> ReadResourceResult.of(c);
+            case String s -> ReadResourceResult.of(ResourceContents.text(uri, mimeType == null ? "text/plain" : mimeType, s));
+            case byte[] bytes -> ReadResourceResult.of(ResourceContents.blob(uri,
+                    mimeType == null ? "application/octet-stream" : mimeType, Base64.getEncoder().encodeToString(bytes)));
+            default -> ReadResourceResult.of(ResourceContents.text(uri, mimeType == null ? "application/json" : mimeType,
+                    new String(Json.mapper().writeValueAsBytes(value), StandardCharsets.UTF_8)));
+        };
+    }
+
+    // ---------------------------------------------------------------- prompts
+
+    private static PromptSpec prompt(Object service, Method m, Map<String, Map<String, CompletionHandler>> completers) {
+        Prompt a = m.getAnnotation(Prompt.class);
+        String name = a.name().isEmpty() ? m.getName() : a.name();
+        PromptSpec.Builder b = PromptSpec.builder(name);
+        if (!a.title().isEmpty()) {
+            b.title(a.title());
+        }
+        if (!a.description().isEmpty()) {
+            b.description(a.description());
+        }
+        Map<Parameter, String> names = new HashMap<>();
+        for (Parameter p : m.getParameters()) {
+            if (p.getType() == RequestContext.class) {
+                continue;
+            }
+            if (p.getType() != String.class) {
+                throw new IllegalArgumentException(m + ": prompt arguments must be strings, " + p.getName() + " is not");
+            }
+            SchemaGenerator.Property property = property(p);
+            b.argument(property.name(), property.description() == null || property.description().isEmpty()
+                    ? null : property.description(), property.required());
+            names.put(p, property.name());
+        }
+        completers.getOrDefault(name, Map.of()).forEach(b::complete);
+        return b.handler((ctx, arguments) -> {
+            Map<Parameter, Object> values = new HashMap<>();
+            names.forEach((p, n) -> values.put(p, arguments.get(n)));
+            Object result = invoke(service, m, ctx, values);
+            return switch (result) {
+                case null -> GetPromptResult.of(null);
+                case GetPromptResult r -> r;
+                case String s -> GetPromptResult.of(null, PromptMessage.user(Content.text(s)));
+                case List<?> list -> new GetPromptResult(null, list.stream().map(PromptMessage.class::cast).toList(), null);
+                default -> throw new IllegalStateException(m + " returned " + result.getClass().getName());
+            };
+        }).build();
+    }
+
+    // ---------------------------------------------------------------- completion
+
+    @SuppressWarnings("unchecked")
+    private static CompletionHandler completer(Object service, Method m) {
+        Class<?>[] types = m.getParameterTypes();
+        boolean withContext = types.length == 2 && Map.class.isAssignableFrom(types[1]);
+        if (types.length == 0 || types[0] != String.class || (types.length == 2 && !withContext) || types.length > 2) {
+            throw new IllegalArgumentException(m + ": @Complete methods take (String value[, Map<String, String> context])");
+        }
+        return (value, context) -> {
+            Object result = call(service, m, withContext ? new Object[] {value, context} : new Object[] {value});
+            return result == null ? List.of() : List.copyOf((Collection<String>) result);
+        };
+    }
+
+    // ---------------------------------------------------------------- invocation
+
+    private static Object invoke(Object service, Method m, RequestContext ctx, Map<Parameter, Object> values) throws Exception {
+        Parameter[] params = m.getParameters();
+        Object[] args = new Object[params.length];
+        for (int i = 0; i < params.length; i++) {
+            args[i] = params[i].getType() == RequestContext.class ? ctx : values.get(params[i]);
+        }
+        return call(service, m, args);
+    }
+
+    private static Object call(Object service, Method m, Object[] args) throws Exception {
+        try {
+            return m.invoke(service, args);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception ex) {
+                throw ex;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+}

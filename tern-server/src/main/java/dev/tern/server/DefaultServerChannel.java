@@ -1,0 +1,654 @@
+package dev.tern.server;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcError;
+import dev.tern.protocol.JsonRpcFailure;
+import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.JsonRpcResponse;
+import dev.tern.protocol.JsonRpcResult;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.PendingRequests;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.LoggingLevel;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Serves one client connection in both eras. Cheap requests (ping, lists, discovery) are answered on the calling
+ * thread; tools, reads, prompts and completions run on virtual threads with a deadline.
+ */
+final class DefaultServerChannel implements ServerChannel {
+    private static final System.Logger LOG = System.getLogger("dev.tern.server");
+    private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
+
+    private final McpServer server;
+    private final Outbound outbound;
+    private final PendingRequests pending;
+    private final Map<RequestId, Exchange> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, Listen> listens = new ConcurrentHashMap<>();
+    private final Set<String> resourceSubscriptions = ConcurrentHashMap.newKeySet();
+    private final Set<FeatureRegistry.Kind> changedKinds = EnumSet.noneOf(FeatureRegistry.Kind.class);
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    private final Object idle = new Object();
+
+    /** The legacy session, set by {@code initialize}. */
+    private volatile LegacySession session;
+    private volatile boolean closed;
+
+    private record LegacySession(ProtocolVersion version, ObjectNode capabilities, Implementation clientInfo,
+            LoggingLevel logLevel) {
+        LegacySession withLogLevel(LoggingLevel level) {
+            return new LegacySession(version, capabilities, clientInfo, level);
+        }
+    }
+
+    /** A 2026-07-28 {@code subscriptions/listen} stream. */
+    private record Listen(RequestId id, boolean tools, boolean prompts, boolean resources, Set<String> uris) {
+    }
+
+    DefaultServerChannel(McpServer server, Outbound outbound) {
+        this.server = server;
+        this.outbound = outbound;
+        this.pending = new PendingRequests(server.scheduler());
+    }
+
+    McpServer server() {
+        return server;
+    }
+
+    PendingRequests pending() {
+        return pending;
+    }
+
+    void send(JsonRpcMessage message, RequestId relatedTo) {
+        if (!closed) {
+            outbound.send(message, relatedTo);
+        }
+    }
+
+    /** The negotiated legacy version, or {@code null} before {@code initialize}. */
+    ProtocolVersion legacyVersion() {
+        LegacySession s = session;
+        return s == null ? null : s.version();
+    }
+
+    @Override
+    public void receive(Decoded decoded) {
+        switch (decoded) {
+            case Decoded.Single s -> receive(s.message());
+            case Decoded.Invalid i -> send(i.failure(), null);
+            case Decoded.Ignored ignored -> {
+            }
+            case Decoded.Batch b -> receiveBatch(b);
+        }
+    }
+
+    @Override
+    public void receive(JsonRpcMessage message) {
+        if (closed) {
+            return;
+        }
+        switch (message) {
+            case JsonRpcRequest r -> handleRequest(r, this::respond);
+            case JsonRpcNotification n -> handleNotification(n);
+            case JsonRpcResponse r -> {
+                if (!pending.complete(r)) {
+                    LOG.log(Level.DEBUG, "Dropped a response to unknown request {0}", r.id());
+                }
+            }
+        }
+    }
+
+    private void respond(JsonRpcResponse response) {
+        send(response, response.id());
+    }
+
+    private void receiveBatch(Decoded.Batch batch) {
+        LegacySession s = session;
+        if (s == null || !s.version().allowsBatches()) {
+            send(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26")), null);
+            return;
+        }
+        List<Decoded.Single> requests = new ArrayList<>();
+        List<JsonRpcResponse> responses = new ArrayList<>();
+        for (Decoded item : batch.items()) {
+            switch (item) {
+                case Decoded.Single single when single.message() instanceof JsonRpcRequest r -> {
+                    if (r.method().equals("initialize")) {
+                        responses.add(new JsonRpcFailure(r.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                                "Invalid request: initialize must not be part of a batch")));
+                    } else {
+                        requests.add(single);
+                    }
+                }
+                case Decoded.Single single -> receive(single.message());
+                case Decoded.Invalid invalid -> responses.add(invalid.failure());
+                case Decoded.Ignored ignored -> {
+                }
+                case Decoded.Batch nested -> responses.add(new JsonRpcFailure(null,
+                        JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Invalid request: nested batch")));
+            }
+        }
+        if (requests.isEmpty()) {
+            if (!responses.isEmpty()) {
+                outbound.sendBatch(responses);
+            }
+            return;
+        }
+        BatchCollector collector = new BatchCollector(requests.size(), responses);
+        for (Decoded.Single single : requests) {
+            handleRequest((JsonRpcRequest) single.message(), collector);
+        }
+    }
+
+    private final class BatchCollector implements Consumer<JsonRpcResponse> {
+        private int remaining;
+        private final List<JsonRpcResponse> responses;
+
+        BatchCollector(int expected, List<JsonRpcResponse> initial) {
+            this.remaining = expected;
+            this.responses = new ArrayList<>(initial);
+        }
+
+        @Override
+        public void accept(JsonRpcResponse response) {
+            List<JsonRpcResponse> done = null;
+            synchronized (this) {
+                if (response != null) {
+                    responses.add(response);
+                }
+                if (--remaining == 0) {
+                    done = responses;
+                }
+            }
+            if (done != null && !done.isEmpty() && !closed) {
+                outbound.sendBatch(done);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    private void handleRequest(JsonRpcRequest request, Consumer<JsonRpcResponse> responder) {
+        Exchange exchange;
+        try {
+            exchange = open(request, responder);
+        } catch (McpException e) {
+            responder.accept(new JsonRpcFailure(request.id(), e.toError()));
+            return;
+        }
+        Methods.Method method = Methods.find(exchange.version.isModern(), request.method());
+        if (method == null) {
+            responder.accept(new JsonRpcFailure(request.id(), McpException.methodNotFound(request.method()).toError()));
+            return;
+        }
+        if (inFlight.putIfAbsent(request.id(), exchange) != null || listens.containsKey(request.id())) {
+            responder.accept(new JsonRpcFailure(request.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: id " + request.id() + " is already in use by a request in flight")));
+            return;
+        }
+        if (method.inline()) {
+            run(exchange, method);
+        } else {
+            ScheduledFuture<?> deadline = server.scheduler().schedule(() -> {
+                exchange.timedOut = true;
+                cancel(exchange, "timed out");
+            }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            Thread.ofVirtual().name("tern-request-", 0).start(() -> {
+                exchange.thread = Thread.currentThread();
+                try {
+                    if (!exchange.cancellation.isCancelled()) {
+                        run(exchange, method);
+                    } else {
+                        finish(exchange);
+                    }
+                } finally {
+                    deadline.cancel(false);
+                    exchange.thread = null;
+                    Thread.interrupted();
+                }
+            });
+        }
+    }
+
+    /** Decides the era of a request and checks what it must carry. */
+    private Exchange open(JsonRpcRequest request, Consumer<JsonRpcResponse> responder) {
+        ObjectNode params = request.params();
+        JsonNode meta = params == null ? null : params.get("_meta");
+        JsonNode modernVersion = meta == null ? null : meta.get(Exchange.META_PROTOCOL_VERSION);
+        LegacySession s = session;
+        if (modernVersion != null && (s == null || !request.method().equals("initialize"))) {
+            return openModern(request, meta, modernVersion, responder);
+        }
+        if (request.method().equals("initialize") || s != null) {
+            ProtocolVersion v = s != null ? s.version() : ProtocolVersion.LATEST_LEGACY;
+            return new Exchange(this, request, v, s == null ? null : s.capabilities(), s == null ? null : s.clientInfo(),
+                    s == null ? null : s.logLevel(), responder);
+        }
+        if (request.method().equals("ping")) {
+            return new Exchange(this, request, ProtocolVersion.LATEST_LEGACY, null, null, null, responder);
+        }
+        throw McpException.invalidRequest("Server not initialized: send initialize first, or a 2026-07-28 request "
+                + "carrying _meta \"" + Exchange.META_PROTOCOL_VERSION + "\"");
+    }
+
+    private Exchange openModern(JsonRpcRequest request, JsonNode meta, JsonNode versionNode,
+            Consumer<JsonRpcResponse> responder) {
+        String requested = versionNode.isString() ? versionNode.stringValue() : versionNode.toString();
+        ProtocolVersion version = ProtocolVersion.parse(requested).filter(ProtocolVersion::isModern).orElse(null);
+        if (version == null) {
+            ObjectNode data = Json.object();
+            ArrayNode supported = data.putArray("supported");
+            ProtocolVersion.supportedIds().forEach(supported::add);
+            data.put("requested", requested);
+            throw new McpException(ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: " + requested, data);
+        }
+        JsonNode caps = meta.get(Exchange.META_CLIENT_CAPABILITIES);
+        if (!(caps instanceof ObjectNode capabilities)) {
+            throw McpException.invalidParams("Invalid params: _meta \"" + Exchange.META_CLIENT_CAPABILITIES
+                    + "\" is required and must be an object");
+        }
+        Implementation clientInfo = null;
+        JsonNode info = meta.get(Exchange.META_CLIENT_INFO);
+        if (info != null) {
+            try {
+                clientInfo = Json.mapper().treeToValue(info, Implementation.class);
+            } catch (JacksonException e) {
+                throw McpException.invalidParams("Invalid params: _meta \"" + Exchange.META_CLIENT_INFO + "\" is malformed");
+            }
+        }
+        LoggingLevel level = null;
+        JsonNode levelNode = meta.get(Exchange.META_LOG_LEVEL);
+        if (levelNode != null) {
+            level = LoggingLevel.parse(levelNode.isString() ? levelNode.stringValue() : "")
+                    .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + levelNode));
+        }
+        return new Exchange(this, request, version, capabilities, clientInfo, level, responder);
+    }
+
+    private void run(Exchange exchange, Methods.Method method) {
+        JsonRpcResponse response;
+        try {
+            ObjectNode result = method.handle(exchange);
+            response = result == null ? null : new JsonRpcResult(exchange.request.id(), decorate(exchange, result));
+        } catch (InputRequiredSignal signal) {
+            response = new JsonRpcResult(exchange.request.id(), inputRequired(exchange, signal));
+        } catch (McpException e) {
+            response = new JsonRpcFailure(exchange.request.id(), e.toError());
+        } catch (Throwable t) {
+            response = failure(exchange, t);
+        }
+        if (response != null || method != Methods.LISTEN) {
+            complete(exchange, response);
+        }
+    }
+
+    private JsonRpcResponse failure(Exchange exchange, Throwable t) {
+        if (exchange.timedOut) {
+            return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "Request timed out after " + server.config().handlerTimeout()));
+        }
+        if (exchange.cancellation.isCancelled() || t instanceof CancellationException) {
+            return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Request cancelled"));
+        }
+        if (t instanceof Error e && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
+            LOG.log(Level.ERROR, "Fatal error serving " + exchange.request.method(), e);
+        }
+        long reference = ERROR_REFERENCE.incrementAndGet();
+        LOG.log(Level.WARNING, "Request " + exchange.request.method() + " failed (reference " + reference + ")", t);
+        return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                "Internal error (reference " + reference + ")"));
+    }
+
+    private void complete(Exchange exchange, JsonRpcResponse response) {
+        inFlight.remove(exchange.request.id(), exchange);
+        if (!exchange.suppressed) {
+            exchange.responder.accept(response);
+        } else if (exchange.responder instanceof BatchCollector) {
+            exchange.responder.accept(null);
+        }
+        synchronized (idle) {
+            idle.notifyAll();
+        }
+    }
+
+    private void finish(Exchange exchange) {
+        complete(exchange, new JsonRpcFailure(exchange.request.id(),
+                JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Request cancelled")));
+    }
+
+    /** Adds what 2026-07-28 results carry: resultType, cache hints, serverInfo. */
+    private ObjectNode decorate(Exchange exchange, ObjectNode result) {
+        if (!exchange.modern()) {
+            return result;
+        }
+        if (!result.has("resultType")) {
+            result.put("resultType", "complete");
+        }
+        if (Methods.isCacheable(exchange.request.method()) && !result.has("ttlMs")) {
+            boolean read = exchange.request.method().equals("resources/read");
+            boolean retry = exchange.params.has("inputResponses") || exchange.params.has("requestState");
+            result.put("ttlMs", read || retry ? server.config().readTtlMs() : server.config().listTtlMs());
+            result.put("cacheScope", server.config().cacheScope());
+        }
+        JsonNode meta = result.get("_meta");
+        if (meta == null) {
+            result.set("_meta", server.serverInfoMeta());
+        } else if (meta instanceof ObjectNode m && !m.has("io.modelcontextprotocol/serverInfo")) {
+            m.set("io.modelcontextprotocol/serverInfo", server.serverInfoMeta().get("io.modelcontextprotocol/serverInfo"));
+        }
+        return result;
+    }
+
+    private ObjectNode inputRequired(Exchange exchange, InputRequiredSignal signal) {
+        ObjectNode result = Json.object();
+        result.put("resultType", "input_required");
+        result.putObject("inputRequests").set(signal.key, signal.inputRequest);
+        ObjectNode answers = exchange.answers != null ? exchange.answers : Json.object();
+        String binding = RequestStateSealer.binding(exchange.request.method(), exchange.params);
+        result.put("requestState", server.sealer().seal(binding, answers));
+        return result;
+    }
+
+    // ---------------------------------------------------------------- lifecycle methods
+
+    /** {@code initialize}: opens the legacy session. */
+    ObjectNode initialize(Exchange exchange) {
+        synchronized (this) {
+            if (session != null) {
+                throw McpException.invalidRequest("Invalid request: the session is already initialized");
+            }
+            ObjectNode params = exchange.params;
+            JsonNode requested = params.get("protocolVersion");
+            if (requested == null || !requested.isString()) {
+                throw McpException.invalidParams("Invalid params: protocolVersion is required");
+            }
+            JsonNode caps = params.get("capabilities");
+            Implementation clientInfo = null;
+            JsonNode info = params.get("clientInfo");
+            if (info != null && info.isObject()) {
+                try {
+                    clientInfo = Json.mapper().treeToValue(info, Implementation.class);
+                } catch (JacksonException e) {
+                    throw McpException.invalidParams("Invalid params: clientInfo is malformed");
+                }
+            }
+            ProtocolVersion version = ProtocolVersion.negotiateLegacy(requested.stringValue());
+            session = new LegacySession(version, caps instanceof ObjectNode o ? o : Json.object(), clientInfo,
+                    server.config().defaultLogLevel());
+            ObjectNode result = Json.object();
+            result.put("protocolVersion", version.id());
+            result.set("capabilities", server.capabilities());
+            result.set("serverInfo", Json.mapper().valueToTree(server.info()));
+            if (server.instructions() != null) {
+                result.put("instructions", server.instructions());
+            }
+            return result;
+        }
+    }
+
+    ObjectNode setLogLevel(Exchange exchange) {
+        JsonNode level = exchange.params.get("level");
+        LoggingLevel parsed = LoggingLevel.parse(level != null && level.isString() ? level.stringValue() : null)
+                .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + level));
+        synchronized (this) {
+            session = session.withLogLevel(parsed);
+        }
+        return Json.object();
+    }
+
+    ObjectNode subscribe(Exchange exchange, boolean add) {
+        String uri = Methods.requireString(exchange.params, "uri");
+        if (add) {
+            if (resourceSubscriptions.size() >= 10_000 && !resourceSubscriptions.contains(uri)) {
+                throw McpException.invalidRequest("Invalid request: too many resource subscriptions");
+            }
+            resourceSubscriptions.add(uri);
+        } else {
+            resourceSubscriptions.remove(uri);
+        }
+        return Json.object();
+    }
+
+    /** {@code subscriptions/listen}: acknowledges and keeps the request open until it is cancelled. */
+    ObjectNode listen(Exchange exchange) {
+        JsonNode filter = exchange.params.path("notifications");
+        ObjectNode honoured = Json.object();
+        boolean tools = filter.path("toolsListChanged").asBoolean(false);
+        boolean prompts = filter.path("promptsListChanged").asBoolean(false);
+        boolean resources = filter.path("resourcesListChanged").asBoolean(false);
+        Set<String> uris = ConcurrentHashMap.newKeySet();
+        if (tools) {
+            honoured.put("toolsListChanged", true);
+        }
+        if (prompts) {
+            honoured.put("promptsListChanged", true);
+        }
+        if (resources) {
+            honoured.put("resourcesListChanged", true);
+        }
+        JsonNode wanted = filter.get("resourceSubscriptions");
+        if (wanted != null && wanted.isArray()) {
+            ArrayNode accepted = honoured.putArray("resourceSubscriptions");
+            for (JsonNode uri : wanted) {
+                if (uri.isString() && uris.size() < 10_000) {
+                    uris.add(uri.stringValue());
+                    accepted.add(uri.stringValue());
+                }
+            }
+        }
+        RequestId id = exchange.request.id();
+        inFlight.remove(id, exchange);
+        listens.put(id, new Listen(id, tools, prompts, resources, uris));
+        ObjectNode ack = Json.object();
+        ack.set("_meta", subscriptionMeta(id));
+        ack.set("notifications", honoured);
+        send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
+        return null;
+    }
+
+    private static ObjectNode subscriptionMeta(RequestId id) {
+        ObjectNode meta = Json.object();
+        switch (id) {
+            case RequestId.NumberId n -> meta.put(Exchange.META_SUBSCRIPTION_ID, n.value());
+            case RequestId.StringId s -> meta.put(Exchange.META_SUBSCRIPTION_ID, s.value());
+        }
+        return meta;
+    }
+
+    // ---------------------------------------------------------------- notifications
+
+    private void handleNotification(JsonRpcNotification n) {
+        switch (n.method()) {
+            case "notifications/cancelled" -> {
+                JsonNode id = n.params() == null ? null : n.params().get("requestId");
+                RequestId requestId = id == null ? null : readId(id);
+                if (requestId == null) {
+                    return;
+                }
+                String reason = n.params().path("reason").asString("cancelled by the client");
+                Listen listen = listens.remove(requestId);
+                if (listen != null) {
+                    return;
+                }
+                Exchange exchange = inFlight.get(requestId);
+                if (exchange != null && !exchange.request.method().equals("initialize")) {
+                    exchange.suppressed = true;
+                    cancel(exchange, reason);
+                }
+            }
+            case "notifications/initialized", "notifications/roots/list_changed", "notifications/progress" -> {
+            }
+            default -> LOG.log(Level.DEBUG, "Ignored notification {0}", n.method());
+        }
+    }
+
+    private static RequestId readId(JsonNode id) {
+        if (id.isString()) {
+            return RequestId.of(id.stringValue());
+        }
+        if (id.isIntegralNumber() && id.canConvertToLong()) {
+            return RequestId.of(id.longValue());
+        }
+        return null;
+    }
+
+    private void cancel(Exchange exchange, String reason) {
+        if (exchange.cancellation.cancel(reason)) {
+            Thread t = exchange.thread;
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+    }
+
+    void cancelClientRequest(RequestId outgoing, RequestId relatedTo, String reason) {
+        ObjectNode p = Json.object();
+        switch (outgoing) {
+            case RequestId.NumberId n -> p.put("requestId", n.value());
+            case RequestId.StringId s -> p.put("requestId", s.value());
+        }
+        p.put("reason", reason);
+        send(new JsonRpcNotification("notifications/cancelled", p), relatedTo);
+    }
+
+    // ---------------------------------------------------------------- server-side events
+
+    void listChanged(FeatureRegistry.Kind kind) {
+        synchronized (changedKinds) {
+            changedKinds.add(kind);
+        }
+        if (flushScheduled.compareAndSet(false, true)) {
+            server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void flushListChanged() {
+        flushScheduled.set(false);
+        List<FeatureRegistry.Kind> kinds;
+        synchronized (changedKinds) {
+            kinds = List.copyOf(changedKinds);
+            changedKinds.clear();
+        }
+        for (FeatureRegistry.Kind kind : kinds) {
+            if (session != null) {
+                send(new JsonRpcNotification(kind.notification, null), null);
+            }
+            for (Listen l : listens.values()) {
+                boolean wanted = switch (kind) {
+                    case TOOLS -> l.tools();
+                    case PROMPTS -> l.prompts();
+                    case RESOURCES -> l.resources();
+                };
+                if (wanted) {
+                    ObjectNode p = Json.object();
+                    p.set("_meta", subscriptionMeta(l.id()));
+                    send(new JsonRpcNotification(kind.notification, p), l.id());
+                }
+            }
+        }
+    }
+
+    void resourceUpdated(String uri) {
+        if (session != null && resourceSubscriptions.contains(uri)) {
+            ObjectNode p = Json.object();
+            p.put("uri", uri);
+            send(new JsonRpcNotification("notifications/resources/updated", p), null);
+        }
+        for (Listen l : listens.values()) {
+            if (l.uris().contains(uri)) {
+                ObjectNode p = Json.object();
+                p.set("_meta", subscriptionMeta(l.id()));
+                p.put("uri", uri);
+                send(new JsonRpcNotification("notifications/resources/updated", p), l.id());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public int inFlight() {
+        return inFlight.size();
+    }
+
+    @Override
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (idle) {
+            while (!inFlight.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(idle, left);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        for (Listen l : listens.values()) {
+            ObjectNode result = Json.object();
+            result.put("resultType", "complete");
+            result.set("_meta", subscriptionMeta(l.id()));
+            send(new JsonRpcResult(l.id(), result), l.id());
+        }
+        listens.clear();
+        closed = true;
+        for (Exchange exchange : inFlight.values()) {
+            exchange.suppressed = true;
+            cancel(exchange, "connection closed");
+        }
+        pending.failAll(new CancellationException("connection closed"));
+        server.detach(this);
+    }
+
+    static Map<String, String> stringMap(JsonNode node, String what) {
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw McpException.invalidParams("Invalid params: " + what + " must be an object");
+        }
+        Map<String, String> map = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            JsonNode v = e.getValue();
+            if (!v.isString()) {
+                throw McpException.invalidParams("Invalid params: " + what + "." + e.getKey() + " must be a string");
+            }
+            map.put(e.getKey(), v.stringValue());
+        }
+        return map;
+    }
+}

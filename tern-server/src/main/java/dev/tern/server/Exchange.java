@@ -1,0 +1,267 @@
+package dev.tern.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import dev.tern.protocol.Cancellation;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.JsonRpcResponse;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.PendingRequests;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+import dev.tern.protocol.model.CreateMessageResult;
+import dev.tern.protocol.model.ElicitResult;
+import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.LoggingLevel;
+import dev.tern.protocol.model.Root;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** One request being served: its params, era, cancellation and the way back to the client. */
+final class Exchange implements RequestContext {
+    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+    static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+    final DefaultServerChannel channel;
+    final JsonRpcRequest request;
+    final ProtocolVersion version;
+    final ObjectNode params;
+    final ObjectNode meta;
+    final ObjectNode clientCapabilities;
+    final Implementation clientInfo;
+    final Cancellation cancellation = new Cancellation();
+    final LoggingLevel logLevel;
+    final Consumer<JsonRpcResponse> responder;
+    private final JsonNode progressToken;
+    private double lastProgress = Double.NEGATIVE_INFINITY;
+
+    /** The client cancelled: nothing more may be sent for this request. */
+    volatile boolean suppressed;
+    /** The handler ran past its deadline. */
+    volatile boolean timedOut;
+    volatile Thread thread;
+
+    /** 2026-07-28: answers to input requests, from the sealed state and this retry. */
+    ObjectNode answers;
+    private int inputOrdinal;
+
+    Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version, ObjectNode clientCapabilities,
+            Implementation clientInfo, LoggingLevel logLevel, Consumer<JsonRpcResponse> responder) {
+        this.channel = channel;
+        this.request = request;
+        this.version = version;
+        this.params = request.params() != null ? request.params() : Json.object();
+        JsonNode m = params.get("_meta");
+        this.meta = m instanceof ObjectNode o ? o : Json.object();
+        this.clientCapabilities = clientCapabilities != null ? clientCapabilities : Json.object();
+        this.clientInfo = clientInfo;
+        this.logLevel = logLevel;
+        this.responder = responder;
+        JsonNode token = meta.get("progressToken");
+        this.progressToken = token != null && (token.isString() || token.isIntegralNumber()) ? token : null;
+    }
+
+    boolean modern() {
+        return version.isModern();
+    }
+
+    @Override
+    public RequestId requestId() {
+        return request.id();
+    }
+
+    @Override
+    public String method() {
+        return request.method();
+    }
+
+    @Override
+    public ProtocolVersion protocolVersion() {
+        return version;
+    }
+
+    @Override
+    public Implementation clientInfo() {
+        return clientInfo;
+    }
+
+    @Override
+    public ObjectNode clientCapabilities() {
+        return clientCapabilities;
+    }
+
+    @Override
+    public ObjectNode meta() {
+        return meta;
+    }
+
+    @Override
+    public Cancellation cancellation() {
+        return cancellation;
+    }
+
+    @Override
+    public void progress(double progress, Double total, String message) {
+        if (progressToken == null || cancellation.isCancelled()) {
+            return;
+        }
+        synchronized (this) {
+            if (!(progress > lastProgress)) {
+                return;
+            }
+            lastProgress = progress;
+        }
+        ObjectNode p = Json.object();
+        p.set("progressToken", progressToken);
+        p.put("progress", progress);
+        if (total != null) {
+            p.put("total", total);
+        }
+        if (message != null) {
+            p.put("message", message);
+        }
+        channel.send(new JsonRpcNotification("notifications/progress", p), request.id());
+    }
+
+    @Override
+    public void log(LoggingLevel level, String logger, Object data) {
+        if (logLevel == null || !level.atLeast(logLevel) || cancellation.isCancelled()) {
+            return;
+        }
+        ObjectNode p = Json.object();
+        p.put("level", level.wire());
+        if (logger != null) {
+            p.put("logger", logger);
+        }
+        p.set("data", Json.mapper().valueToTree(data));
+        channel.send(new JsonRpcNotification("notifications/message", p), request.id());
+    }
+
+    @Override
+    public ElicitResult elicit(String message, ObjectNode requestedSchema) {
+        ObjectNode p = Json.object();
+        if (!modern()) {
+            p.put("mode", "form");
+        }
+        p.put("message", message);
+        p.set("requestedSchema", requestedSchema);
+        requireCapability("elicitation", "form");
+        return convert(askClient("elicitation", "elicitation/create", p), ElicitResult.class);
+    }
+
+    @Override
+    public ElicitResult elicitUrl(String message, String url, String elicitationId) {
+        ObjectNode p = Json.object();
+        p.put("mode", "url");
+        p.put("message", message);
+        p.put("url", url);
+        if (!modern()) {
+            p.put("elicitationId", elicitationId);
+        }
+        requireCapability("elicitation", "url");
+        return convert(askClient("elicitation", "elicitation/create", p), ElicitResult.class);
+    }
+
+    @Override
+    public CreateMessageResult sample(ObjectNode params) {
+        requireCapability("sampling", null);
+        return convert(askClient("sampling", "sampling/createMessage", params), CreateMessageResult.class);
+    }
+
+    @Override
+    public List<Root> roots() {
+        requireCapability("roots", null);
+        JsonNode result = askClient("roots", "roots/list", null);
+        List<Root> roots = new ArrayList<>();
+        for (JsonNode r : result.path("roots")) {
+            roots.add(convert(r, Root.class));
+        }
+        return roots;
+    }
+
+    private void requireCapability(String capability, String mode) {
+        JsonNode cap = clientCapabilities.get(capability);
+        boolean ok = cap != null && cap.isObject();
+        if (ok && mode != null && capability.equals("elicitation")) {
+            boolean anyMode = cap.has("form") || cap.has("url");
+            ok = mode.equals("form") ? (!anyMode || cap.has("form")) : cap.has("url");
+        }
+        if (ok) {
+            return;
+        }
+        String what = capability + (mode == null ? "" : " (" + mode + " mode)");
+        if (modern()) {
+            ObjectNode required = Json.object();
+            ObjectNode c = required.putObject(capability);
+            if (mode != null) {
+                c.putObject(mode);
+            }
+            ObjectNode data = Json.object();
+            data.set("requiredCapabilities", required);
+            throw new McpException(-32021, "Missing required client capability: " + what, data);
+        }
+        throw new McpException(ErrorCodes.INVALID_REQUEST, "The client did not declare the " + what + " capability");
+    }
+
+    /** Asks the client: a request and a wait (legacy), or an answer from the retry or an input_required end (modern). */
+    private JsonNode askClient(String prefix, String method, ObjectNode p) {
+        cancellation.throwIfCancelled();
+        if (modern()) {
+            String key = prefix + "-" + (++inputOrdinal);
+            JsonNode answer = answers == null ? null : answers.get(key);
+            if (answer != null) {
+                return answer;
+            }
+            ObjectNode inputRequest = Json.object();
+            inputRequest.put("method", method);
+            if (p != null) {
+                inputRequest.set("params", p);
+            }
+            throw new InputRequiredSignal(key, inputRequest);
+        }
+        PendingRequests.Outgoing outgoing = channel.pending().register(channel.server().config().clientRequestTimeout());
+        cancellation.onCancel(() -> outgoing.response().cancel(false));
+        channel.send(new JsonRpcRequest(outgoing.id(), method, p), request.id());
+        try {
+            return outgoing.response().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof McpException m) {
+                throw m;
+            }
+            if (cause instanceof TimeoutException) {
+                channel.cancelClientRequest(outgoing.id(), request.id(), "timeout");
+                throw new McpException(ErrorCodes.INTERNAL_ERROR, "The client did not answer " + method + " in time");
+            }
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "The client's answer to " + method + " failed");
+        } catch (CancellationException e) {
+            channel.cancelClientRequest(outgoing.id(), request.id(), "request cancelled");
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            channel.cancelClientRequest(outgoing.id(), request.id(), "request cancelled");
+            throw new CancellationException("interrupted");
+        }
+    }
+
+    private static <T> T convert(JsonNode node, Class<T> type) {
+        try {
+            return Json.mapper().treeToValue(node, type);
+        } catch (JacksonException e) {
+            throw new McpException(ErrorCodes.INVALID_PARAMS, "Malformed answer from the client: " + e.getOriginalMessage());
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package dev.tern.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The server's tools, resources, templates and prompts. Reads are lock-free over immutable snapshots; writes
+ * replace the snapshot and report which list changed. Thread-safe.
+ */
+final class FeatureRegistry {
+
+    enum Kind {
+        TOOLS("notifications/tools/list_changed"),
+        RESOURCES("notifications/resources/list_changed"),
+        PROMPTS("notifications/prompts/list_changed");
+
+        final String notification;
+
+        Kind(String notification) {
+            this.notification = notification;
+        }
+    }
+
+    private static final class Table<K, V> {
+        private volatile Map<K, V> byKey = Map.of();
+        private volatile List<V> ordered = List.of();
+        private final Function<V, K> key;
+
+        Table(Function<V, K> key) {
+            this.key = key;
+        }
+
+        synchronized boolean put(V value) {
+            LinkedHashMap<K, V> copy = new LinkedHashMap<>(byKey);
+            copy.put(key.apply(value), value);
+            publish(copy);
+            return true;
+        }
+
+        synchronized boolean remove(K k) {
+            if (!byKey.containsKey(k)) {
+                return false;
+            }
+            LinkedHashMap<K, V> copy = new LinkedHashMap<>(byKey);
+            copy.remove(k);
+            publish(copy);
+            return true;
+        }
+
+        private void publish(LinkedHashMap<K, V> copy) {
+            ordered = List.copyOf(copy.values());
+            byKey = java.util.Collections.unmodifiableMap(copy);
+        }
+
+        V get(K k) {
+            return byKey.get(k);
+        }
+
+        List<V> all() {
+            return ordered;
+        }
+    }
+
+    private final Table<String, ToolSpec> tools = new Table<>(ToolSpec::name);
+    private final Table<String, ResourceSpec> resources = new Table<>(ResourceSpec::uri);
+    private final Table<String, ResourceTemplateSpec> templates = new Table<>(t -> t.template().uriTemplate());
+    private final Table<String, PromptSpec> prompts = new Table<>(PromptSpec::name);
+
+    void add(ToolSpec tool) {
+        tools.put(tool);
+    }
+
+    void add(ResourceSpec resource) {
+        resources.put(resource);
+    }
+
+    void add(ResourceTemplateSpec template) {
+        templates.put(template);
+    }
+
+    void add(PromptSpec prompt) {
+        prompts.put(prompt);
+    }
+
+    boolean removeTool(String name) {
+        return tools.remove(name);
+    }
+
+    boolean removeResource(String uri) {
+        return resources.remove(uri) || templates.remove(uri);
+    }
+
+    boolean removePrompt(String name) {
+        return prompts.remove(name);
+    }
+
+    ToolSpec tool(String name) {
+        return tools.get(name);
+    }
+
+    List<ToolSpec> tools() {
+        return tools.all();
+    }
+
+    ResourceSpec resource(String uri) {
+        return resources.get(uri);
+    }
+
+    List<ResourceSpec> resources() {
+        return resources.all();
+    }
+
+    List<ResourceTemplateSpec> templates() {
+        return templates.all();
+    }
+
+    ResourceTemplateSpec template(String uriTemplate) {
+        return templates.get(uriTemplate);
+    }
+
+    PromptSpec prompt(String name) {
+        return prompts.get(name);
+    }
+
+    List<PromptSpec> prompts() {
+        return prompts.all();
+    }
+
+    /** A resource read target: a static resource, or the first template that matches, with its variables. */
+    record Match(ResourceHandler handler, Map<String, String> variables) {
+    }
+
+    Optional<Match> findResource(String uri) {
+        ResourceSpec fixed = resources.get(uri);
+        if (fixed != null) {
+            return Optional.of(new Match(fixed.handler(), Map.of()));
+        }
+        for (ResourceTemplateSpec t : templates.all()) {
+            Optional<Map<String, String>> vars = t.uriTemplate().match(uri);
+            if (vars.isPresent()) {
+                return Optional.of(new Match(t.handler(), vars.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    static <T> List<T> copy(List<T> list) {
+        return new ArrayList<>(list);
+    }
+}

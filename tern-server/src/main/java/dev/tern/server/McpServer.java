@@ -1,0 +1,318 @@
+package dev.tern.server;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.LoggingLevel;
+
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An MCP server: its features and settings, independent of any transport. A transport {@link #connect}s a
+ * {@link ServerChannel} per client connection (a stdio pipe, an HTTP session) and feeds it messages. Both protocol
+ * eras are served, chosen per request. Thread-safe.
+ *
+ * <pre>{@code
+ * McpServer server = McpServer.builder()
+ *         .info("weather", "1.0.0")
+ *         .tool(ToolSpec.builder("forecast").description("Forecast for a city")
+ *                 .handler(City.class, (ctx, city) -> forecasts.get(city.name()))
+ *                 .build())
+ *         .build();
+ * }</pre>
+ */
+public final class McpServer implements AutoCloseable {
+    private final Implementation info;
+    private final String instructions;
+    private final ServerConfig config;
+    private final FeatureRegistry registry;
+    private final ScheduledExecutorService scheduler;
+    private final RequestStateSealer sealer;
+    private final Set<DefaultServerChannel> channels = ConcurrentHashMap.newKeySet();
+    private final ObjectNode capabilities;
+    private final ObjectNode serverInfoMeta;
+    private volatile boolean closed;
+
+    private McpServer(Builder b) {
+        this.info = b.info;
+        this.instructions = b.instructions;
+        this.config = b.config();
+        this.registry = b.registry;
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "tern-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        pool.setRemoveOnCancelPolicy(true);
+        this.scheduler = pool;
+        this.sealer = new RequestStateSealer(b.requestStateKey != null ? b.requestStateKey : RequestStateSealer.randomKey(),
+                config.requestStateLifetime(), Clock.systemUTC());
+        this.capabilities = buildCapabilities();
+        this.serverInfoMeta = Json.object();
+        serverInfoMeta.set("io.modelcontextprotocol/serverInfo", Json.mapper().valueToTree(info));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Implementation info() {
+        return info;
+    }
+
+    /** Opens a channel for one client connection; messages it sends go to {@code outbound}. */
+    public ServerChannel connect(Outbound outbound) {
+        if (closed) {
+            throw new IllegalStateException("server is closed");
+        }
+        DefaultServerChannel channel = new DefaultServerChannel(this, Objects.requireNonNull(outbound, "outbound"));
+        channels.add(channel);
+        return channel;
+    }
+
+    /** Adds or replaces a tool at run time; connected clients are told the list changed. */
+    public void addTool(ToolSpec tool) {
+        registry.add(tool);
+        listChanged(FeatureRegistry.Kind.TOOLS);
+    }
+
+    public boolean removeTool(String name) {
+        boolean removed = registry.removeTool(name);
+        if (removed) {
+            listChanged(FeatureRegistry.Kind.TOOLS);
+        }
+        return removed;
+    }
+
+    public void addResource(ResourceSpec resource) {
+        registry.add(resource);
+        listChanged(FeatureRegistry.Kind.RESOURCES);
+    }
+
+    public void addResourceTemplate(ResourceTemplateSpec template) {
+        registry.add(template);
+        listChanged(FeatureRegistry.Kind.RESOURCES);
+    }
+
+    public boolean removeResource(String uriOrTemplate) {
+        boolean removed = registry.removeResource(uriOrTemplate);
+        if (removed) {
+            listChanged(FeatureRegistry.Kind.RESOURCES);
+        }
+        return removed;
+    }
+
+    public void addPrompt(PromptSpec prompt) {
+        registry.add(prompt);
+        listChanged(FeatureRegistry.Kind.PROMPTS);
+    }
+
+    public boolean removePrompt(String name) {
+        boolean removed = registry.removePrompt(name);
+        if (removed) {
+            listChanged(FeatureRegistry.Kind.PROMPTS);
+        }
+        return removed;
+    }
+
+    /** Tells the clients subscribed to {@code uri} that it changed. */
+    public void notifyResourceUpdated(String uri) {
+        for (DefaultServerChannel c : channels) {
+            c.resourceUpdated(uri);
+        }
+    }
+
+    /** Open channels. */
+    public int channelCount() {
+        return channels.size();
+    }
+
+    private void listChanged(FeatureRegistry.Kind kind) {
+        for (DefaultServerChannel c : channels) {
+            c.listChanged(kind);
+        }
+    }
+
+    /** Closes every channel (cancelling in-flight work) and stops the scheduler. */
+    @Override
+    public void close() {
+        closed = true;
+        for (DefaultServerChannel c : channels) {
+            c.close();
+        }
+        scheduler.shutdownNow();
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    FeatureRegistry registry() {
+        return registry;
+    }
+
+    ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    RequestStateSealer sealer() {
+        return sealer;
+    }
+
+    String instructions() {
+        return instructions;
+    }
+
+    /** The capabilities object; shared, never to be modified. */
+    ObjectNode capabilities() {
+        return capabilities;
+    }
+
+    ObjectNode serverInfoMeta() {
+        return serverInfoMeta;
+    }
+
+    void detach(DefaultServerChannel channel) {
+        channels.remove(channel);
+    }
+
+    private ObjectNode buildCapabilities() {
+        ObjectNode caps = Json.object();
+        caps.putObject("tools").put("listChanged", true);
+        caps.putObject("resources").put("subscribe", true).put("listChanged", true);
+        caps.putObject("prompts").put("listChanged", true);
+        caps.putObject("completions");
+        caps.putObject("logging");
+        return caps;
+    }
+
+    /** Builds a {@link McpServer}. */
+    public static final class Builder {
+        private Implementation info = Implementation.of("tern", "0.1.0");
+        private String instructions;
+        private final FeatureRegistry registry = new FeatureRegistry();
+        private ServerConfig config = ServerConfig.defaults();
+        private byte[] requestStateKey;
+
+        private Builder() {
+        }
+
+        public Builder info(String name, String version) {
+            this.info = Implementation.of(name, version);
+            return this;
+        }
+
+        public Builder info(Implementation info) {
+            this.info = Objects.requireNonNull(info, "info");
+            return this;
+        }
+
+        public Builder instructions(String instructions) {
+            this.instructions = instructions;
+            return this;
+        }
+
+        public Builder tool(ToolSpec tool) {
+            registry.add(tool);
+            return this;
+        }
+
+        public Builder resource(ResourceSpec resource) {
+            registry.add(resource);
+            return this;
+        }
+
+        public Builder resourceTemplate(ResourceTemplateSpec template) {
+            registry.add(template);
+            return this;
+        }
+
+        public Builder prompt(PromptSpec prompt) {
+            registry.add(prompt);
+            return this;
+        }
+
+        /**
+         * Registers every {@link Tool}, {@link Resource}, {@link Prompt} and {@link Complete} method of
+         * {@code service}.
+         */
+        public Builder register(Object service) {
+            AnnotatedFeatures.scan(service).registerInto(registry);
+            return this;
+        }
+
+        /** Items per page of every list result (default 100). */
+        public Builder pageSize(int pageSize) {
+            if (pageSize <= 0) {
+                throw new IllegalArgumentException("pageSize: " + pageSize + " (expected: > 0)");
+            }
+            config = new ServerConfig(pageSize, config.handlerTimeout(), config.clientRequestTimeout(),
+                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
+                    config.cacheScope(), config.defaultLogLevel());
+            return this;
+        }
+
+        /** How long a tool, resource or prompt handler may run before it is cancelled (default 5 minutes). */
+        public Builder handlerTimeout(Duration timeout) {
+            config = new ServerConfig(config.pageSize(), positive("handlerTimeout", timeout), config.clientRequestTimeout(),
+                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
+                    config.cacheScope(), config.defaultLogLevel());
+            return this;
+        }
+
+        /** How long to wait for the client to answer an elicitation, sampling or roots request (default 2 minutes). */
+        public Builder clientRequestTimeout(Duration timeout) {
+            config = new ServerConfig(config.pageSize(), config.handlerTimeout(), positive("clientRequestTimeout", timeout),
+                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
+                    config.cacheScope(), config.defaultLogLevel());
+            return this;
+        }
+
+        /** The window within which list changes are coalesced into one notification (default 50 ms). */
+        public Builder listChangedDelay(Duration delay) {
+            config = new ServerConfig(config.pageSize(), config.handlerTimeout(), config.clientRequestTimeout(),
+                    Objects.requireNonNull(delay, "delay"), config.requestStateLifetime(), config.listTtlMs(),
+                    config.readTtlMs(), config.cacheScope(), config.defaultLogLevel());
+            return this;
+        }
+
+        /** The least severe log level sent to a legacy session that has not called {@code logging/setLevel}. */
+        public Builder defaultLogLevel(LoggingLevel level) {
+            config = new ServerConfig(config.pageSize(), config.handlerTimeout(), config.clientRequestTimeout(),
+                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
+                    config.cacheScope(), Objects.requireNonNull(level, "level"));
+            return this;
+        }
+
+        /** The HMAC key sealing {@code requestState}; shared by every node of a cluster. Random if not set. */
+        public Builder requestStateKey(byte[] key) {
+            if (key.length < 32) {
+                throw new IllegalArgumentException("requestStateKey: " + key.length + " bytes (expected: >= 32)");
+            }
+            this.requestStateKey = key.clone();
+            return this;
+        }
+
+        public McpServer build() {
+            return new McpServer(this);
+        }
+
+        private ServerConfig config() {
+            return config;
+        }
+
+        private static Duration positive(String name, Duration d) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + ": " + d + " (expected: > 0)");
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,353 @@
+package dev.tern.server;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.Completion;
+import dev.tern.protocol.model.GetPromptResult;
+import dev.tern.protocol.model.PromptArgument;
+import dev.tern.protocol.model.ReadResourceResult;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The MCP methods a server answers, per era. */
+final class Methods {
+    private static final System.Logger LOG = System.getLogger("dev.tern.server");
+
+    /** Serves one method; returns the result, or {@code null} when the response comes later. */
+    interface Handler {
+        ObjectNode handle(Exchange exchange) throws Exception;
+    }
+
+    /** A method: its handler and whether it is cheap enough to run on the receiving thread. */
+    record Method(Handler handler, boolean inline) {
+        ObjectNode handle(Exchange exchange) throws Exception {
+            return handler.handle(exchange);
+        }
+    }
+
+    static final Method LISTEN = new Method(e -> e.channel.listen(e), true);
+
+    private static final Method TOOLS_LIST = inline(Methods::listTools);
+    private static final Method TOOLS_CALL = worker(Methods::callTool);
+    private static final Method RESOURCES_LIST = inline(Methods::listResources);
+    private static final Method TEMPLATES_LIST = inline(Methods::listTemplates);
+    private static final Method RESOURCES_READ = worker(Methods::readResource);
+    private static final Method PROMPTS_LIST = inline(Methods::listPrompts);
+    private static final Method PROMPTS_GET = worker(Methods::getPrompt);
+    private static final Method COMPLETE = worker(Methods::complete);
+
+    private static final Map<String, Method> LEGACY = Map.ofEntries(
+            Map.entry("initialize", inline(e -> e.channel.initialize(e))),
+            Map.entry("ping", inline(e -> Json.object())),
+            Map.entry("tools/list", TOOLS_LIST),
+            Map.entry("tools/call", TOOLS_CALL),
+            Map.entry("resources/list", RESOURCES_LIST),
+            Map.entry("resources/templates/list", TEMPLATES_LIST),
+            Map.entry("resources/read", RESOURCES_READ),
+            Map.entry("resources/subscribe", inline(e -> e.channel.subscribe(e, true))),
+            Map.entry("resources/unsubscribe", inline(e -> e.channel.subscribe(e, false))),
+            Map.entry("prompts/list", PROMPTS_LIST),
+            Map.entry("prompts/get", PROMPTS_GET),
+            Map.entry("completion/complete", COMPLETE),
+            Map.entry("logging/setLevel", inline(e -> e.channel.setLogLevel(e))));
+
+    private static final Map<String, Method> MODERN = Map.ofEntries(
+            Map.entry("server/discover", inline(Methods::discover)),
+            Map.entry("tools/list", TOOLS_LIST),
+            Map.entry("tools/call", TOOLS_CALL),
+            Map.entry("resources/list", RESOURCES_LIST),
+            Map.entry("resources/templates/list", TEMPLATES_LIST),
+            Map.entry("resources/read", RESOURCES_READ),
+            Map.entry("prompts/list", PROMPTS_LIST),
+            Map.entry("prompts/get", PROMPTS_GET),
+            Map.entry("completion/complete", COMPLETE),
+            Map.entry("subscriptions/listen", LISTEN));
+
+    private static final Set<String> CACHEABLE = Set.of("server/discover", "tools/list", "resources/list",
+            "resources/templates/list", "prompts/list", "resources/read");
+    private static final Set<String> MULTI_ROUND_TRIP = Set.of("tools/call", "prompts/get", "resources/read");
+
+    private Methods() {
+    }
+
+    static Method find(boolean modern, String method) {
+        return (modern ? MODERN : LEGACY).get(method);
+    }
+
+    static boolean isCacheable(String method) {
+        return CACHEABLE.contains(method);
+    }
+
+    private static Method inline(Handler h) {
+        return new Method(h, true);
+    }
+
+    private static Method worker(Handler h) {
+        return new Method(h, false);
+    }
+
+    // ---------------------------------------------------------------- discovery and lists
+
+    private static ObjectNode discover(Exchange e) {
+        ObjectNode result = Json.object();
+        ArrayNode versions = result.putArray("supportedVersions");
+        ProtocolVersion.supportedIds().forEach(versions::add);
+        result.set("capabilities", e.channel.server().capabilities());
+        String instructions = e.channel.server().instructions();
+        if (instructions != null) {
+            result.put("instructions", instructions);
+        }
+        return result;
+    }
+
+    private static ObjectNode listTools(Exchange e) {
+        Cursors.Page<ToolSpec> page = page(e, e.channel.server().registry().tools());
+        ObjectNode result = Json.object();
+        ArrayNode tools = result.putArray("tools");
+        for (ToolSpec t : page.items()) {
+            ObjectNode tool = Json.mapper().valueToTree(t.tool());
+            if (e.version != ProtocolVersion.V2025_11_25) {
+                tool.remove("execution");
+            }
+            tools.add(tool);
+        }
+        return withCursor(result, page);
+    }
+
+    private static ObjectNode listResources(Exchange e) {
+        Cursors.Page<ResourceSpec> page = page(e, e.channel.server().registry().resources());
+        ObjectNode result = Json.object();
+        ArrayNode items = result.putArray("resources");
+        page.items().forEach(r -> items.add(Json.mapper().valueToTree(r.resource())));
+        return withCursor(result, page);
+    }
+
+    private static ObjectNode listTemplates(Exchange e) {
+        Cursors.Page<ResourceTemplateSpec> page = page(e, e.channel.server().registry().templates());
+        ObjectNode result = Json.object();
+        ArrayNode items = result.putArray("resourceTemplates");
+        page.items().forEach(t -> items.add(Json.mapper().valueToTree(t.template())));
+        return withCursor(result, page);
+    }
+
+    private static ObjectNode listPrompts(Exchange e) {
+        Cursors.Page<PromptSpec> page = page(e, e.channel.server().registry().prompts());
+        ObjectNode result = Json.object();
+        ArrayNode items = result.putArray("prompts");
+        page.items().forEach(p -> items.add(Json.mapper().valueToTree(p.prompt())));
+        return withCursor(result, page);
+    }
+
+    private static <T> Cursors.Page<T> page(Exchange e, List<T> all) {
+        JsonNode cursor = e.params.get("cursor");
+        if (cursor != null && !cursor.isNull() && !cursor.isString()) {
+            throw McpException.invalidParams("Invalid params: cursor must be a string");
+        }
+        return Cursors.page(all, cursor == null || cursor.isNull() ? null : cursor.stringValue(),
+                e.channel.server().config().pageSize());
+    }
+
+    private static ObjectNode withCursor(ObjectNode result, Cursors.Page<?> page) {
+        if (page.nextCursor() != null) {
+            result.put("nextCursor", page.nextCursor());
+        }
+        return result;
+    }
+
+    // ---------------------------------------------------------------- tools
+
+    private static ObjectNode callTool(Exchange e) {
+        String name = requireString(e.params, "name");
+        JsonNode args = e.params.get("arguments");
+        if (args != null && !args.isNull() && !args.isObject()) {
+            throw McpException.invalidParams("Invalid params: arguments must be an object");
+        }
+        ObjectNode arguments = args instanceof ObjectNode o ? o : Json.object();
+        ToolSpec tool = e.channel.server().registry().tool(name);
+        if (tool == null) {
+            throw McpException.invalidParams("Unknown tool: " + name);
+        }
+        openAnswers(e);
+        List<String> violations = tool.validator().validate(arguments);
+        if (!violations.isEmpty()) {
+            return toTree(e, CallToolResult.error("Invalid arguments for tool " + name + ": " + String.join("; ", violations)));
+        }
+        CallToolResult result;
+        try {
+            result = tool.handler().call(e, arguments);
+        } catch (McpException | InputRequiredSignal passThrough) {
+            throw passThrough;
+        } catch (ToolException failure) {
+            result = CallToolResult.error(failure.getMessage());
+        } catch (Exception | StackOverflowError failure) {
+            if (e.timedOut) {
+                result = CallToolResult.error("Tool " + name + " did not finish within "
+                        + e.channel.server().config().handlerTimeout() + " and was cancelled");
+            } else if (e.cancellation.isCancelled() || failure instanceof CancellationException
+                    || failure instanceof InterruptedException) {
+                throw new CancellationException(e.cancellation.reason());
+            } else {
+                LOG.log(Level.WARNING, "Tool " + name + " failed", failure);
+                result = CallToolResult.error("Tool " + name + " failed with an internal error");
+            }
+        }
+        if (result == null) {
+            result = new CallToolResult(List.of(), null, null, null);
+        }
+        return toTree(e, result);
+    }
+
+    private static ObjectNode toTree(Exchange e, CallToolResult result) {
+        ObjectNode tree = Json.mapper().valueToTree(result);
+        if (!tree.has("content")) {
+            tree.putArray("content");
+        }
+        JsonNode structured = tree.get("structuredContent");
+        if (structured != null && !structured.isObject() && !e.modern()) {
+            tree.remove("structuredContent");
+        }
+        return tree;
+    }
+
+    // ---------------------------------------------------------------- resources
+
+    private static ObjectNode readResource(Exchange e) throws Exception {
+        String uri = requireString(e.params, "uri");
+        FeatureRegistry.Match match = e.channel.server().registry().findResource(uri).orElseThrow(() -> notFound(e, uri));
+        openAnswers(e);
+        ReadResourceResult result = match.handler().read(e, uri, match.variables());
+        if (result == null || result.contents() == null || result.contents().isEmpty()) {
+            throw notFound(e, uri);
+        }
+        return Json.mapper().valueToTree(result);
+    }
+
+    private static McpException notFound(Exchange e, String uri) {
+        ObjectNode data = Json.object();
+        data.put("uri", uri);
+        int code = e.modern() ? ErrorCodes.INVALID_PARAMS : ErrorCodes.RESOURCE_NOT_FOUND;
+        return new McpException(code, "Resource not found: " + uri, data);
+    }
+
+    // ---------------------------------------------------------------- prompts
+
+    private static ObjectNode getPrompt(Exchange e) throws Exception {
+        String name = requireString(e.params, "name");
+        PromptSpec prompt = e.channel.server().registry().prompt(name);
+        if (prompt == null) {
+            throw McpException.invalidParams("Unknown prompt: " + name);
+        }
+        Map<String, String> arguments = DefaultServerChannel.stringMap(e.params.get("arguments"), "arguments");
+        List<PromptArgument> declared = prompt.prompt().arguments() == null ? List.of() : prompt.prompt().arguments();
+        List<String> missing = new ArrayList<>();
+        for (PromptArgument a : declared) {
+            if (Boolean.TRUE.equals(a.required()) && !arguments.containsKey(a.name())) {
+                missing.add(a.name());
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw McpException.invalidParams("Missing required arguments for prompt " + name + ": " + String.join(", ", missing));
+        }
+        openAnswers(e);
+        GetPromptResult result = prompt.handler().get(e, arguments);
+        return Json.mapper().valueToTree(result);
+    }
+
+    // ---------------------------------------------------------------- completion
+
+    private static ObjectNode complete(Exchange e) throws Exception {
+        JsonNode ref = e.params.get("ref");
+        JsonNode argument = e.params.get("argument");
+        if (ref == null || !ref.isObject() || argument == null || !argument.isObject()) {
+            throw McpException.invalidParams("Invalid params: ref and argument are required objects");
+        }
+        String argumentName = requireString((ObjectNode) argument, "name");
+        JsonNode valueNode = argument.get("value");
+        String value = valueNode != null && valueNode.isString() ? valueNode.stringValue() : "";
+        Map<String, String> context = DefaultServerChannel.stringMap(e.params.path("context").get("arguments"),
+                "context.arguments");
+        FeatureRegistry registry = e.channel.server().registry();
+        CompletionHandler completer;
+        switch (ref.path("type").asString("")) {
+            case "ref/prompt" -> {
+                String name = requireString((ObjectNode) ref, "name");
+                PromptSpec prompt = registry.prompt(name);
+                if (prompt == null) {
+                    throw McpException.invalidParams("Unknown prompt: " + name);
+                }
+                completer = prompt.completions().get(argumentName);
+            }
+            case "ref/resource" -> {
+                String uri = requireString((ObjectNode) ref, "uri");
+                ResourceTemplateSpec template = registry.template(uri);
+                if (template == null) {
+                    if (registry.resource(uri) == null) {
+                        throw McpException.invalidParams("Unknown resource: " + uri);
+                    }
+                    completer = null;
+                } else {
+                    completer = template.completions().get(argumentName);
+                }
+            }
+            default -> throw McpException.invalidParams("Invalid params: ref.type must be ref/prompt or ref/resource");
+        }
+        List<String> values = completer == null ? List.of() : completer.complete(value, context);
+        ObjectNode result = Json.object();
+        result.set("completion", Json.mapper().valueToTree(Completion.of(values == null ? List.of() : values)));
+        return result;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** 2026-07-28: gathers the answers from a sealed {@code requestState} and this retry's {@code inputResponses}. */
+    private static void openAnswers(Exchange e) {
+        if (!e.modern() || !MULTI_ROUND_TRIP.contains(e.request.method())) {
+            return;
+        }
+        JsonNode state = e.params.get("requestState");
+        JsonNode responses = e.params.get("inputResponses");
+        if (state == null && responses == null) {
+            return;
+        }
+        ObjectNode answers = Json.object();
+        if (state != null) {
+            if (!state.isString()) {
+                throw McpException.invalidParams("Invalid requestState: must be a string");
+            }
+            String binding = RequestStateSealer.binding(e.request.method(), e.params);
+            answers.setAll(e.channel.server().sealer().open(state.stringValue(), binding));
+        }
+        if (responses != null) {
+            if (!(responses instanceof ObjectNode r)) {
+                throw McpException.invalidParams("Invalid params: inputResponses must be an object");
+            }
+            for (Map.Entry<String, JsonNode> entry : r.properties()) {
+                if (!entry.getValue().isObject()) {
+                    throw McpException.invalidParams("Invalid params: inputResponses." + entry.getKey() + " must be an object");
+                }
+                answers.set(entry.getKey(), entry.getValue());
+            }
+        }
+        e.answers = answers;
+    }
+
+    static String requireString(ObjectNode params, String name) {
+        JsonNode v = params.get(name);
+        if (v == null || !v.isString()) {
+            throw McpException.invalidParams("Invalid params: " + name + " is required and must be a string");
+        }
+        return v.stringValue();
+    }
+}

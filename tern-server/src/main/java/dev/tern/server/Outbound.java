@@ -1,0 +1,33 @@
+package dev.tern.server;
+
+import java.util.List;
+
+import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.RequestId;
+
+/**
+ * Where a channel writes what it sends: responses, notifications and server-to-client requests. A transport
+ * implements it. Implementations must be thread-safe: handlers on different threads send concurrently.
+ */
+@FunctionalInterface
+public interface Outbound {
+
+    /**
+     * Sends one message.
+     *
+     * @param relatedTo the client request this message belongs to (a response, or progress, a log or a
+     *        server-to-client request sent while serving it), or {@code null} for a message tied to no request.
+     *        Streamable HTTP routes by it; stdio ignores it.
+     */
+    void send(JsonRpcMessage message, RequestId relatedTo);
+
+    /**
+     * Sends the responses to a JSON-RPC batch (2025-03-26 only) as one array. The default sends them one by one,
+     * which suits no transport that speaks 2025-03-26; transports override it.
+     */
+    default void sendBatch(List<? extends JsonRpcMessage> responses) {
+        for (JsonRpcMessage m : responses) {
+            send(m, null);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.tern.server;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a method as a prompt. String parameters become its arguments; the method returns a
+ * {@link dev.tern.protocol.model.GetPromptResult}, a list of {@link dev.tern.protocol.model.PromptMessage} or a
+ * {@link String} (one user message).
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface Prompt {
+    String name() default "";
+
+    String title() default "";
+
+    String description() default "";
+}

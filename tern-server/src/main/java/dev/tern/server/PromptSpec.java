@@ -1,0 +1,107 @@
+package dev.tern.server;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.tern.protocol.model.Icon;
+import dev.tern.protocol.model.PromptArgument;
+
+/** A prompt: its listing, its handler and completers of its arguments. Immutable. */
+public final class PromptSpec {
+    private final dev.tern.protocol.model.Prompt prompt;
+    private final PromptHandler handler;
+    private final Map<String, CompletionHandler> completions;
+
+    private PromptSpec(dev.tern.protocol.model.Prompt prompt, PromptHandler handler,
+            Map<String, CompletionHandler> completions) {
+        this.prompt = prompt;
+        this.handler = handler;
+        this.completions = Map.copyOf(completions);
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return prompt.name();
+    }
+
+    public dev.tern.protocol.model.Prompt prompt() {
+        return prompt;
+    }
+
+    public PromptHandler handler() {
+        return handler;
+    }
+
+    public Map<String, CompletionHandler> completions() {
+        return completions;
+    }
+
+    public static final class Builder {
+        private final String name;
+        private String title;
+        private String description;
+        private final List<PromptArgument> arguments = new ArrayList<>();
+        private List<Icon> icons;
+        private Map<String, Object> meta;
+        private PromptHandler handler;
+        private final Map<String, CompletionHandler> completions = new HashMap<>();
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        public Builder title(String title) {
+            this.title = title;
+            return this;
+        }
+
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        public Builder argument(String name, String description, boolean required) {
+            arguments.add(new PromptArgument(name, null, description, required));
+            return this;
+        }
+
+        public Builder icons(Icon... icons) {
+            this.icons = List.of(icons);
+            return this;
+        }
+
+        public Builder meta(Map<String, Object> meta) {
+            this.meta = meta;
+            return this;
+        }
+
+        public Builder handler(PromptHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        public Builder complete(String argument, CompletionHandler completer) {
+            completions.put(Objects.requireNonNull(argument, "argument"), Objects.requireNonNull(completer, "completer"));
+            return this;
+        }
+
+        public PromptSpec build() {
+            if (handler == null) {
+                throw new IllegalStateException("prompt " + name + ": no handler");
+            }
+            for (String argument : completions.keySet()) {
+                if (arguments.stream().noneMatch(a -> a.name().equals(argument))) {
+                    throw new IllegalArgumentException("prompt " + name + ": no argument " + argument + " to complete");
+                }
+            }
+            return new PromptSpec(new dev.tern.protocol.model.Prompt(name, title, description,
+                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.tern.server;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.tern.protocol.model.Annotations;
+import dev.tern.protocol.model.Icon;
+import dev.tern.protocol.model.ReadResourceResult;
+import dev.tern.protocol.model.ResourceContents;
+
+/** A static resource: what {@code resources/list} shows of it and the handler that reads it. Immutable. */
+public final class ResourceSpec {
+    private final dev.tern.protocol.model.Resource resource;
+    private final ResourceHandler handler;
+
+    private ResourceSpec(dev.tern.protocol.model.Resource resource, ResourceHandler handler) {
+        this.resource = resource;
+        this.handler = handler;
+    }
+
+    public static Builder builder(String uri, String name) {
+        return new Builder(uri, name);
+    }
+
+    public String uri() {
+        return resource.uri();
+    }
+
+    public dev.tern.protocol.model.Resource resource() {
+        return resource;
+    }
+
+    public ResourceHandler handler() {
+        return handler;
+    }
+
+    public static final class Builder {
+        private final String uri;
+        private final String name;
+        private String title;
+        private String description;
+        private String mimeType;
+        private Long size;
+        private Annotations annotations;
+        private List<Icon> icons;
+        private Map<String, Object> meta;
+        private ResourceHandler handler;
+
+        private Builder(String uri, String name) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        public Builder title(String title) {
+            this.title = title;
+            return this;
+        }
+
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        public Builder mimeType(String mimeType) {
+            this.mimeType = mimeType;
+            return this;
+        }
+
+        public Builder size(long size) {
+            this.size = size;
+            return this;
+        }
+
+        public Builder annotations(Annotations annotations) {
+            this.annotations = annotations;
+            return this;
+        }
+
+        public Builder icons(Icon... icons) {
+            this.icons = List.of(icons);
+            return this;
+        }
+
+        public Builder meta(Map<String, Object> meta) {
+            this.meta = meta;
+            return this;
+        }
+
+        public Builder handler(ResourceHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Serves fixed text. */
+        public Builder text(String text) {
+            ResourceContents contents = ResourceContents.text(uri, mimeType == null ? "text/plain" : mimeType, text);
+            return handler((ctx, u, vars) -> ReadResourceResult.of(contents));
+        }
+
+        /** Serves fixed bytes as a base64 blob. */
+        public Builder blob(byte[] bytes) {
+            ResourceContents contents = ResourceContents.blob(uri,
+                    mimeType == null ? "application/octet-stream" : mimeType, Base64.getEncoder().encodeToString(bytes));
+            if (size == null) {
+                size = (long) bytes.length;
+            }
+            return handler((ctx, u, vars) -> ReadResourceResult.of(contents));
+        }
+
+        public ResourceSpec build() {
+            if (handler == null) {
+                throw new IllegalStateException("resource " + uri + ": no handler");
+            }
+            if (UriTemplate.isTemplate(uri)) {
+                throw new IllegalArgumentException("resource " + uri + ": looks like a template; use ResourceTemplateSpec");
+            }
+            return new ResourceSpec(new dev.tern.protocol.model.Resource(uri, name, title, description, mimeType, size,
+                    annotations, icons, meta), handler);
+        }
+
+        static byte[] utf8(String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.tern.server;
+
+import java.time.Duration;
+
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.JsonRpcMessage;
+
+/**
+ * One logical connection to a client: a stdio process pipe or a Streamable HTTP session. It accepts both eras:
+ * an {@code initialize} opens a legacy session on it, and 2026-07-28 requests are served statelessly. Thread-safe.
+ */
+public interface ServerChannel extends AutoCloseable {
+
+    /** Handles what the codec decoded from one line or body, answering through the channel's {@link Outbound}. */
+    void receive(Decoded decoded);
+
+    void receive(JsonRpcMessage message);
+
+    /** Requests being served right now. */
+    int inFlight();
+
+    /** Waits up to {@code timeout} for the in-flight requests to finish; returns true if they did. */
+    boolean awaitIdle(Duration timeout) throws InterruptedException;
+
+    /** Cancels in-flight requests and drops the session state. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,23 @@
+package dev.tern.server;
+
+import java.time.Duration;
+
+import dev.tern.protocol.model.LoggingLevel;
+
+/** The knobs of a server, fixed when it is built. */
+record ServerConfig(
+        int pageSize,
+        Duration handlerTimeout,
+        Duration clientRequestTimeout,
+        Duration listChangedDelay,
+        Duration requestStateLifetime,
+        long listTtlMs,
+        long readTtlMs,
+        String cacheScope,
+        LoggingLevel defaultLogLevel) {
+
+    static ServerConfig defaults() {
+        return new ServerConfig(100, Duration.ofMinutes(5), Duration.ofMinutes(2), Duration.ofMillis(50),
+                Duration.ofMinutes(10), 60_000, 0, "public", LoggingLevel.INFO);
+    }
+}

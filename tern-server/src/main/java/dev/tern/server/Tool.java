@@ -1,0 +1,32 @@
+package dev.tern.server;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a method as an MCP tool. Its parameters become the input schema's properties (a
+ * {@link RequestContext} parameter is injected instead); its return value becomes the result as described in
+ * {@link TypedToolHandler}.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface Tool {
+    /** The tool's name; the method's name when empty. */
+    String name() default "";
+
+    String title() default "";
+
+    String description() default "";
+
+    boolean readOnly() default false;
+
+    boolean destructive() default false;
+
+    boolean idempotent() default false;
+
+    boolean openWorld() default false;
+}

@@ -1,0 +1,36 @@
+package dev.tern.server;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.Content;
+
+import tools.jackson.databind.JsonNode;
+
+/** Turns what a tool method returns into a {@link CallToolResult}. */
+final class ToolResults {
+    private ToolResults() {
+    }
+
+    static CallToolResult from(Object value, boolean structured) {
+        return switch (value) {
+            case null -> new CallToolResult(List.of(), null, null, null);
+            case CallToolResult r -> r;
+            case String s -> CallToolResult.text(s);
+            case Content c -> CallToolResult.of(c);
+            case Collection<?> c when !c.isEmpty() && c.stream().allMatch(Content.class::isInstance) -> {
+                List<Content> content = new ArrayList<>(c.size());
+                c.forEach(item -> content.add((Content) item));
+                yield new CallToolResult(content, null, null, null);
+            }
+            default -> {
+                JsonNode tree = Json.mapper().valueToTree(value);
+                String text = Json.mapper().writeValueAsString(tree);
+                yield new CallToolResult(List.of(Content.text(text)), structured || tree.isObject() ? tree : null, null, null);
+            }
+        };
+    }
+}

@@ -1,0 +1,172 @@
+package dev.tern.server;
+
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.model.Icon;
+import dev.tern.protocol.model.ToolAnnotations;
+import dev.tern.protocol.model.ToolExecution;
+
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A tool: what {@code tools/list} shows of it and the handler that serves it. Immutable. */
+public final class ToolSpec {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
+
+    private final dev.tern.protocol.model.Tool tool;
+    private final ToolHandler handler;
+    private final ArgumentValidator validator;
+
+    private ToolSpec(dev.tern.protocol.model.Tool tool, ToolHandler handler) {
+        this.tool = tool;
+        this.handler = handler;
+        this.validator = ArgumentValidator.of(tool.inputSchema());
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return tool.name();
+    }
+
+    /** The tool as listed. */
+    public dev.tern.protocol.model.Tool tool() {
+        return tool;
+    }
+
+    public ToolHandler handler() {
+        return handler;
+    }
+
+    ArgumentValidator validator() {
+        return validator;
+    }
+
+    /** Builds a {@link ToolSpec}; {@link #build()} checks the name and that a handler is set. */
+    public static final class Builder {
+        private final String name;
+        private String title;
+        private String description;
+        private ObjectNode inputSchema;
+        private ObjectNode outputSchema;
+        private ToolAnnotations annotations;
+        private List<Icon> icons;
+        private String taskSupport;
+        private Map<String, Object> meta;
+        private ToolHandler handler;
+        private java.util.function.Function<Boolean, ToolHandler> typedHandler;
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        public Builder title(String title) {
+            this.title = title;
+            return this;
+        }
+
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        /** The input JSON Schema (2020-12); root {@code "type": "object"}. */
+        public Builder inputSchema(ObjectNode schema) {
+            this.inputSchema = schema;
+            return this;
+        }
+
+        /** The output JSON Schema; results then carry matching {@code structuredContent}. */
+        public Builder outputSchema(ObjectNode schema) {
+            this.outputSchema = schema;
+            return this;
+        }
+
+        /** Generates the output schema from the type the handler returns. */
+        public Builder output(Type resultType) {
+            this.outputSchema = SchemaGenerator.outputSchema(resultType);
+            return this;
+        }
+
+        public Builder annotations(ToolAnnotations annotations) {
+            this.annotations = annotations;
+            return this;
+        }
+
+        public Builder icons(Icon... icons) {
+            this.icons = List.of(icons);
+            return this;
+        }
+
+        /** "forbidden" (default), "optional" or "required": whether the tool may run as a task. */
+        public Builder taskSupport(String taskSupport) {
+            if (!List.of("forbidden", "optional", "required").contains(taskSupport)) {
+                throw new IllegalArgumentException("taskSupport: " + taskSupport + " (expected: forbidden, optional or required)");
+            }
+            this.taskSupport = taskSupport;
+            return this;
+        }
+
+        public Builder meta(Map<String, Object> meta) {
+            this.meta = meta;
+            return this;
+        }
+
+        /** Serves the tool with the raw arguments object. */
+        public Builder handler(ToolHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+            this.typedHandler = null;
+            return this;
+        }
+
+        /**
+         * Serves the tool with arguments bound to {@code argumentsType}, whose schema becomes the input schema
+         * unless one was set.
+         */
+        public <A> Builder handler(Class<A> argumentsType, TypedToolHandler<A, ?> typed) {
+            return handler((Type) argumentsType, typed);
+        }
+
+        <A> Builder handler(Type argumentsType, TypedToolHandler<A, ?> typed) {
+            Objects.requireNonNull(typed, "typed");
+            if (inputSchema == null) {
+                inputSchema = SchemaGenerator.inputSchema(argumentsType);
+            }
+            JavaType javaType = Json.mapper().getTypeFactory().constructType(argumentsType);
+            ObjectNode defaults = SchemaGenerator.defaults(inputSchema);
+            this.handler = null;
+            this.typedHandler = structured -> (context, arguments) -> {
+                ObjectNode withDefaults = ArgumentBinder.applyDefaults(arguments, defaults);
+                A bound = ArgumentBinder.bind(withDefaults, javaType);
+                return ToolResults.from(typed.call(context, bound), structured);
+            };
+            return this;
+        }
+
+        public ToolSpec build() {
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("tool name: \"" + name
+                        + "\" (expected: 1 to 128 of A-Z a-z 0-9 _ - .)");
+            }
+            ToolHandler serving = typedHandler != null ? typedHandler.apply(outputSchema != null) : handler;
+            if (serving == null) {
+                throw new IllegalStateException("tool " + name + ": no handler");
+            }
+            ObjectNode input = inputSchema != null ? inputSchema : SchemaGenerator.emptyObjectSchema();
+            if (!"object".equals(input.path("type").asString(""))) {
+                throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
+            }
+            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport);
+            return new ToolSpec(new dev.tern.protocol.model.Tool(name, title, description, input, outputSchema,
+                    annotations, icons == null ? null : new ArrayList<>(icons), execution, meta), serving);
+        }
+    }
+}
