@@ -38,7 +38,8 @@ final class ArgumentValidator {
                 messages.add("… and " + (errors.size() - MAX_REPORTED) + " more");
                 break;
             }
-            messages.add(e.getMessage());
+            String at = e.getInstanceLocation() == null ? "" : e.getInstanceLocation().toString();
+            messages.add(at.isEmpty() || at.equals("$") ? e.getMessage() : at + ": " + e.getMessage());
         }
         return messages;
     }

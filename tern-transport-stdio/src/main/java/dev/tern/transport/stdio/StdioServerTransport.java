@@ -1,0 +1,322 @@
+package dev.tern.transport.stdio;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.tern.protocol.CodecLimits;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcError;
+import dev.tern.protocol.JsonRpcFailure;
+import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.RequestId;
+import dev.tern.server.McpServer;
+import dev.tern.server.Outbound;
+import dev.tern.server.ServerChannel;
+
+/**
+ * Serves one client over newline-delimited JSON: messages are read from {@code in} a line each and written to
+ * {@code out} a line each, nothing else. A line over the size limit is answered with an error and skipped; a bad
+ * line gets -32700 and reading goes on. End of input cancels in-flight work and returns within the shutdown
+ * deadline; a broken output pipe ends the serving instead of spinning.
+ */
+public final class StdioServerTransport {
+    private static final System.Logger LOG = System.getLogger("dev.tern.transport.stdio");
+    private static final byte[] POISON = new byte[0];
+
+    private final McpServer server;
+    private final InputStream in;
+    private final OutputStream out;
+    private final JsonRpcCodec codec;
+    private final Duration shutdownDeadline;
+    private final BlockingQueue<byte[]> writeQueue = new ArrayBlockingQueue<>(4096);
+    private final CountDownLatch writerDone = new CountDownLatch(1);
+    private volatile boolean outputBroken;
+    private volatile boolean stopping;
+    private volatile ServerChannel channel;
+    private final AtomicBoolean shutDown = new AtomicBoolean();
+
+    private StdioServerTransport(Builder b) {
+        this.server = b.server;
+        this.in = b.in;
+        this.out = b.out;
+        this.codec = new JsonRpcCodec(b.limits);
+        this.shutdownDeadline = b.shutdownDeadline;
+    }
+
+    public static Builder builder(McpServer server) {
+        return new Builder(server);
+    }
+
+    /** Why serving ended. */
+    public enum Outcome {
+        /** The input ended. */
+        END_OF_INPUT,
+        /** The output pipe broke: nobody is listening any more. */
+        OUTPUT_CLOSED,
+        /** {@link #stop()} was called. */
+        STOPPED
+    }
+
+    /** Serves until the input ends, the output breaks or {@link #stop()} is called. Blocks the calling thread. */
+    public Outcome serve() throws InterruptedException {
+        Thread writer = Thread.ofPlatform().name("tern-stdio-writer").daemon().start(this::writeLoop);
+        channel = server.connect(new Outbound() {
+            @Override
+            public void send(JsonRpcMessage message, RequestId relatedTo) {
+                enqueue(codec.encode(message));
+            }
+
+            @Override
+            public void sendBatch(List<? extends JsonRpcMessage> responses) {
+                enqueue(codec.encodeBatch(responses));
+            }
+        });
+        Outcome outcome;
+        try {
+            outcome = readLoop(channel);
+        } finally {
+            shutdown(Duration.ZERO);
+            writer.interrupt();
+        }
+        return outputBroken ? Outcome.OUTPUT_CLOSED : outcome;
+    }
+
+    /**
+     * Stops serving, as on SIGTERM: no more input is read, in-flight requests get until the shutdown deadline to
+     * finish (then they are cancelled), and what was written is flushed. Returns when that is done.
+     */
+    public void stop() {
+        stopping = true;
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the reader may stay blocked; shutdown does not depend on it
+        }
+        try {
+            shutdown(shutdownDeadline);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void shutdown(Duration grace) throws InterruptedException {
+        if (!shutDown.compareAndSet(false, true)) {
+            writerDone.await(shutdownDeadline.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        ServerChannel c = channel;
+        if (c != null) {
+            if (!outputBroken && c.inFlight() > 0 && !grace.isZero()) {
+                c.awaitIdle(grace);
+            }
+            c.close();
+        }
+        writeQueue.offer(POISON);
+        writerDone.await(shutdownDeadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Outcome readLoop(ServerChannel channel) {
+        int max = codec.limits().maxMessageBytes();
+        byte[] chunk = new byte[64 * 1024];
+        LineBuffer line = new LineBuffer(Math.min(max, 64 * 1024), max);
+        try {
+            int n;
+            while (!outputBroken && !stopping && (n = in.read(chunk)) >= 0) {
+                int start = 0;
+                for (int i = 0; i < n; i++) {
+                    if (chunk[i] == '\n') {
+                        line.append(chunk, start, i - start);
+                        dispatch(channel, line);
+                        line.reset();
+                        start = i + 1;
+                    }
+                }
+                line.append(chunk, start, n - start);
+            }
+            if (line.length() > 0 || line.overflowed()) {
+                dispatch(channel, line);
+            }
+        } catch (IOException e) {
+            if (!stopping) {
+                LOG.log(System.Logger.Level.DEBUG, "stdin closed: {0}", e.getMessage());
+            }
+        }
+        return stopping ? Outcome.STOPPED : outputBroken ? Outcome.OUTPUT_CLOSED : Outcome.END_OF_INPUT;
+    }
+
+    private void dispatch(ServerChannel channel, LineBuffer line) {
+        if (line.overflowed()) {
+            enqueue(codec.encode(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: message of " + line.seen() + " bytes or more exceeds the limit of "
+                            + codec.limits().maxMessageBytes()))));
+            return;
+        }
+        int length = line.length();
+        byte[] bytes = line.bytes();
+        if (length > 0 && bytes[length - 1] == '\r') {
+            length--;
+        }
+        if (isBlank(bytes, length)) {
+            return;
+        }
+        channel.receive(codec.decode(bytes, 0, length));
+    }
+
+    private static boolean isBlank(byte[] bytes, int length) {
+        for (int i = 0; i < length; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void enqueue(byte[] message) {
+        if (outputBroken) {
+            return;
+        }
+        try {
+            writeQueue.put(message);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void writeLoop() {
+        List<byte[]> batch = new ArrayList<>(64);
+        try {
+            while (true) {
+                byte[] first = writeQueue.take();
+                batch.add(first);
+                writeQueue.drainTo(batch, 63);
+                boolean last = false;
+                for (byte[] message : batch) {
+                    if (message == POISON) {
+                        last = true;
+                        continue;
+                    }
+                    out.write(message);
+                    out.write('\n');
+                }
+                batch.clear();
+                out.flush();
+                if (last) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            outputBroken = true;
+            writeQueue.clear();
+            stopping = true;
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // the reader notices the broken output on its next line
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            writerDone.countDown();
+        }
+    }
+
+    /** A growable line buffer that stops storing past the limit but keeps counting. */
+    private static final class LineBuffer {
+        private byte[] buf;
+        private int length;
+        private long seen;
+        private final int max;
+
+        LineBuffer(int initial, int max) {
+            this.buf = new byte[initial];
+            this.max = max;
+        }
+
+        void append(byte[] src, int off, int len) {
+            seen += len;
+            if (seen > max) {
+                length = 0;
+                return;
+            }
+            if (length + len > buf.length) {
+                buf = java.util.Arrays.copyOf(buf, Math.min(max, Math.max(buf.length * 2, length + len)));
+            }
+            System.arraycopy(src, off, buf, length, len);
+            length += len;
+        }
+
+        boolean overflowed() {
+            return seen > max;
+        }
+
+        long seen() {
+            return seen;
+        }
+
+        int length() {
+            return length;
+        }
+
+        byte[] bytes() {
+            return buf;
+        }
+
+        void reset() {
+            length = 0;
+            seen = 0;
+            if (buf.length > 1024 * 1024) {
+                buf = new byte[64 * 1024];
+            }
+        }
+    }
+
+    /** Builds a {@link StdioServerTransport}. */
+    public static final class Builder {
+        private final McpServer server;
+        private InputStream in = System.in;
+        private OutputStream out = System.out;
+        private CodecLimits limits = CodecLimits.DEFAULT;
+        private Duration shutdownDeadline = Duration.ofSeconds(5);
+
+        private Builder(McpServer server) {
+            this.server = Objects.requireNonNull(server, "server");
+        }
+
+        public Builder input(InputStream in) {
+            this.in = Objects.requireNonNull(in, "in");
+            return this;
+        }
+
+        public Builder output(OutputStream out) {
+            this.out = Objects.requireNonNull(out, "out");
+            return this;
+        }
+
+        public Builder limits(CodecLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /** How long in-flight requests may take to finish once asked to stop (default 5 s). */
+        public Builder shutdownDeadline(Duration deadline) {
+            this.shutdownDeadline = Objects.requireNonNull(deadline, "deadline");
+            return this;
+        }
+
+        public StdioServerTransport build() {
+            return new StdioServerTransport(this);
+        }
+    }
+}
