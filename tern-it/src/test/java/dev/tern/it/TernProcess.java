@@ -1,0 +1,110 @@
+package dev.tern.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code tern} process started from the test classpath, as a client would start it. The process's stderr is
+ * collected; {@link #close()} stops it (SIGTERM, then SIGKILL after 10 s).
+ */
+public final class TernProcess implements AutoCloseable {
+    private final Process process;
+    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    private final Thread stderrPump;
+
+    private TernProcess(List<String> command) throws IOException {
+        this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        this.stderrPump = Thread.ofPlatform().daemon().start(() -> {
+            try (InputStream err = process.getErrorStream()) {
+                err.transferTo(new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        synchronized (stderr) {
+                            stderr.write(b);
+                        }
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        synchronized (stderr) {
+                            stderr.write(b, off, len);
+                        }
+                    }
+                });
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+    }
+
+    /** Starts {@code tern serve --stdio --example NAME} plus {@code extraArgs}. */
+    public static TernProcess stdio(String example, String... extraArgs) throws IOException {
+        return new TernProcess(command(example, extraArgs));
+    }
+
+    /** The command line that starts {@code tern serve --stdio --example NAME}, for clients that spawn it themselves. */
+    public static List<String> command(String example, String... extraArgs) {
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable());
+        command.add("-XX:+UseSerialGC");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-cp");
+        command.add(classpath());
+        command.add("dev.tern.cli.Main");
+        command.add("serve");
+        command.add("--stdio");
+        command.add("--example");
+        command.add(example);
+        command.addAll(List.of(extraArgs));
+        return command;
+    }
+
+    public static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    public static String classpath() {
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
+    public InputStream stdout() {
+        return process.getInputStream();
+    }
+
+    public String stderr() {
+        synchronized (stderr) {
+            return stderr.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Waits for the process to exit; returns its exit code, or -1 if it is still running after the timeout. */
+    public int waitFor(long timeout, TimeUnit unit) throws InterruptedException {
+        return process.waitFor(timeout, unit) ? process.exitValue() : -1;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        stderrPump.join(1_000);
+    }
+}
