@@ -57,6 +57,7 @@ final class DefaultServerChannel implements ServerChannel {
 
     /** The legacy session, set by {@code initialize}. */
     private volatile LegacySession session;
+    private final String ownerKey = java.util.UUID.randomUUID().toString();
     private volatile boolean closed;
 
     private record LegacySession(ProtocolVersion version, ObjectNode capabilities, Implementation clientInfo,
@@ -78,6 +79,11 @@ final class DefaultServerChannel implements ServerChannel {
 
     McpServer server() {
         return server;
+    }
+
+    /** Who owns the legacy tasks this channel starts. */
+    String ownerKey() {
+        return ownerKey;
     }
 
     PendingRequests pending() {
@@ -403,7 +409,7 @@ final class DefaultServerChannel implements ServerChannel {
                     server.config().defaultLogLevel());
             ObjectNode result = Json.object();
             result.put("protocolVersion", version.id());
-            result.set("capabilities", server.capabilities());
+            result.set("capabilities", server.capabilities(version));
             result.set("serverInfo", Json.mapper().valueToTree(server.info()));
             if (server.instructions() != null) {
                 result.put("instructions", server.instructions());
@@ -631,6 +637,7 @@ final class DefaultServerChannel implements ServerChannel {
             cancel(exchange, "connection closed");
         }
         pending.failAll(new CancellationException("connection closed"));
+        server.tasks().ownerGone(this);
         server.detach(this);
     }
 

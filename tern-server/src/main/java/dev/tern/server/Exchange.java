@@ -54,12 +54,21 @@ final class Exchange implements RequestContext {
     volatile boolean timedOut;
     volatile Thread thread;
 
+    /** Set when this exchange runs a tool as a task. */
+    Tasks.Running task;
+
     /** 2026-07-28: answers to input requests, from the sealed state and this retry. */
     ObjectNode answers;
     private int inputOrdinal;
 
     Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version, ObjectNode clientCapabilities,
             Implementation clientInfo, LoggingLevel logLevel, Consumer<JsonRpcResponse> responder) {
+        this(channel, request, version, clientCapabilities, clientInfo, logLevel, responder, readProgressToken(request));
+    }
+
+    private Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version,
+            ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
+            Consumer<JsonRpcResponse> responder, JsonNode progressToken) {
         this.channel = channel;
         this.request = request;
         this.version = version;
@@ -70,8 +79,21 @@ final class Exchange implements RequestContext {
         this.clientInfo = clientInfo;
         this.logLevel = logLevel;
         this.responder = responder;
-        JsonNode token = meta.get("progressToken");
-        this.progressToken = token != null && (token.isString() || token.isIntegralNumber()) ? token : null;
+        this.progressToken = progressToken;
+    }
+
+    private static JsonNode readProgressToken(JsonRpcRequest request) {
+        JsonNode token = request.params() == null ? null : request.params().path("_meta").get("progressToken");
+        return token != null && (token.isString() || token.isIntegralNumber()) ? token : null;
+    }
+
+    /** A copy that runs the same call as a task: its own cancellation, no response, no request-scoped messages in 2026-07-28. */
+    Exchange forTask(Tasks.Running run) {
+        Exchange copy = new Exchange(channel, request, version, clientCapabilities, clientInfo,
+                modern() ? null : logLevel, response -> {
+                }, modern() ? null : progressToken);
+        copy.task = run;
+        return copy;
     }
 
     boolean modern() {
@@ -110,12 +132,12 @@ final class Exchange implements RequestContext {
 
     @Override
     public Cancellation cancellation() {
-        return cancellation;
+        return task != null ? task.cancellation : cancellation;
     }
 
     @Override
     public void progress(double progress, Double total, String message) {
-        if (progressToken == null || cancellation.isCancelled()) {
+        if (progressToken == null || cancellation().isCancelled()) {
             return;
         }
         synchronized (this) {
@@ -138,7 +160,7 @@ final class Exchange implements RequestContext {
 
     @Override
     public void log(LoggingLevel level, String logger, Object data) {
-        if (logLevel == null || !level.atLeast(logLevel) || cancellation.isCancelled()) {
+        if (logLevel == null || !level.atLeast(logLevel) || cancellation().isCancelled()) {
             return;
         }
         ObjectNode p = Json.object();
@@ -218,7 +240,16 @@ final class Exchange implements RequestContext {
 
     /** Asks the client: a request and a wait (legacy), or an answer from the retry or an input_required end (modern). */
     private JsonNode askClient(String prefix, String method, ObjectNode p) {
-        cancellation.throwIfCancelled();
+        cancellation().throwIfCancelled();
+        if (task != null) {
+            String key = prefix + "-" + (++inputOrdinal);
+            ObjectNode inputRequest = Json.object();
+            inputRequest.put("method", method);
+            if (p != null) {
+                inputRequest.set("params", p);
+            }
+            return channel.server().tasks().ask(task, this, key, inputRequest, () -> sendAndWait(method, withRelatedTask(p)));
+        }
         if (modern()) {
             String key = prefix + "-" + (++inputOrdinal);
             JsonNode answer = answers == null ? null : answers.get(key);
@@ -232,8 +263,21 @@ final class Exchange implements RequestContext {
             }
             throw new InputRequiredSignal(key, inputRequest);
         }
+        return sendAndWait(method, p);
+    }
+
+    private ObjectNode withRelatedTask(ObjectNode p) {
+        ObjectNode params = p == null ? Json.object() : p.deepCopy();
+        ObjectNode meta = params.has("_meta") && params.get("_meta").isObject() ? (ObjectNode) params.get("_meta")
+                : params.putObject("_meta");
+        meta.putObject(Tasks.RELATED_TASK).put("taskId", task.taskId);
+        return params;
+    }
+
+    /** Legacy: sends a server-to-client request and waits for its answer. */
+    private JsonNode sendAndWait(String method, ObjectNode p) {
         PendingRequests.Outgoing outgoing = channel.pending().register(channel.server().config().clientRequestTimeout());
-        cancellation.onCancel(() -> outgoing.response().cancel(false));
+        cancellation().onCancel(() -> outgoing.response().cancel(false));
         channel.send(new JsonRpcRequest(outgoing.id(), method, p), request.id());
         try {
             return outgoing.response().get();

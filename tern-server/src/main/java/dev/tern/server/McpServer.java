@@ -37,6 +37,9 @@ public final class McpServer implements AutoCloseable {
     private final RequestStateSealer sealer;
     private final Set<DefaultServerChannel> channels = ConcurrentHashMap.newKeySet();
     private final ObjectNode capabilities;
+    private final ObjectNode capabilitiesWithTasks;
+    private final ObjectNode modernCapabilities;
+    private final Tasks tasks;
     private final ObjectNode serverInfoMeta;
     private volatile boolean closed;
 
@@ -55,6 +58,14 @@ public final class McpServer implements AutoCloseable {
         this.sealer = new RequestStateSealer(b.requestStateKey != null ? b.requestStateKey : RequestStateSealer.randomKey(),
                 config.requestStateLifetime(), Clock.systemUTC());
         this.capabilities = buildCapabilities();
+        this.capabilitiesWithTasks = capabilities.deepCopy();
+        ObjectNode taskCaps = capabilitiesWithTasks.putObject("tasks");
+        taskCaps.putObject("list");
+        taskCaps.putObject("cancel");
+        taskCaps.putObject("requests").putObject("tools").putObject("call");
+        this.modernCapabilities = capabilities.deepCopy();
+        modernCapabilities.putObject("extensions").putObject(Tasks.EXTENSION);
+        this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
         this.serverInfoMeta = Json.object();
         serverInfoMeta.set("io.modelcontextprotocol/serverInfo", Json.mapper().valueToTree(info));
     }
@@ -170,9 +181,17 @@ public final class McpServer implements AutoCloseable {
         return instructions;
     }
 
-    /** The capabilities object; shared, never to be modified. */
-    ObjectNode capabilities() {
-        return capabilities;
+    /** The capabilities announced in a revision; shared, never to be modified. */
+    ObjectNode capabilities(dev.tern.protocol.ProtocolVersion version) {
+        return switch (version) {
+            case V2026_07_28 -> modernCapabilities;
+            case V2025_11_25 -> capabilitiesWithTasks;
+            default -> capabilities;
+        };
+    }
+
+    Tasks tasks() {
+        return tasks;
     }
 
     ObjectNode serverInfoMeta() {
@@ -200,6 +219,7 @@ public final class McpServer implements AutoCloseable {
         private final FeatureRegistry registry = new FeatureRegistry();
         private ServerConfig config = ServerConfig.defaults();
         private byte[] requestStateKey;
+        private TaskStore taskStore;
 
         private Builder() {
         }
@@ -297,6 +317,12 @@ public final class McpServer implements AutoCloseable {
                 throw new IllegalArgumentException("requestStateKey: " + key.length + " bytes (expected: >= 32)");
             }
             this.requestStateKey = key.clone();
+            return this;
+        }
+
+        /** Where tasks are kept (default: in memory, bounded). */
+        public Builder taskStore(TaskStore store) {
+            this.taskStore = Objects.requireNonNull(store, "store");
             return this;
         }
 

@@ -61,7 +61,14 @@ final class Methods {
             Map.entry("prompts/list", PROMPTS_LIST),
             Map.entry("prompts/get", PROMPTS_GET),
             Map.entry("completion/complete", COMPLETE),
-            Map.entry("logging/setLevel", inline(e -> e.channel.setLogLevel(e))));
+            Map.entry("logging/setLevel", inline(e -> e.channel.setLogLevel(e))),
+            Map.entry("tasks/get", inline(e -> e.channel.server().tasks().get(e))),
+            Map.entry("tasks/result", worker(e -> e.channel.server().tasks().result(e))),
+            Map.entry("tasks/list", inline(e -> {
+                e.channel.server().tasks().requireExtension(e);
+                return e.channel.server().tasks().list(e);
+            })),
+            Map.entry("tasks/cancel", inline(e -> e.channel.server().tasks().cancel(e))));
 
     private static final Map<String, Method> MODERN = Map.ofEntries(
             Map.entry("server/discover", inline(Methods::discover)),
@@ -73,7 +80,10 @@ final class Methods {
             Map.entry("prompts/list", PROMPTS_LIST),
             Map.entry("prompts/get", PROMPTS_GET),
             Map.entry("completion/complete", COMPLETE),
-            Map.entry("subscriptions/listen", LISTEN));
+            Map.entry("subscriptions/listen", LISTEN),
+            Map.entry("tasks/get", inline(e -> e.channel.server().tasks().get(e))),
+            Map.entry("tasks/update", inline(e -> e.channel.server().tasks().update(e))),
+            Map.entry("tasks/cancel", inline(e -> e.channel.server().tasks().cancel(e))));
 
     private static final Set<String> CACHEABLE = Set.of("server/discover", "tools/list", "resources/list",
             "resources/templates/list", "prompts/list", "resources/read");
@@ -104,7 +114,7 @@ final class Methods {
         ObjectNode result = Json.object();
         ArrayNode versions = result.putArray("supportedVersions");
         ProtocolVersion.supportedIds().forEach(versions::add);
-        result.set("capabilities", e.channel.server().capabilities());
+        result.set("capabilities", e.channel.server().capabilities(ProtocolVersion.V2026_07_28));
         String instructions = e.channel.server().instructions();
         if (instructions != null) {
             result.put("instructions", instructions);
@@ -184,6 +194,16 @@ final class Methods {
         if (!violations.isEmpty()) {
             return toTree(e, CallToolResult.error("Invalid arguments for tool " + name + ": " + String.join("; ", violations)));
         }
+        Tasks tasks = e.channel.server().tasks();
+        if (tasks.wantsTask(e, tool)) {
+            return tasks.start(e, tool, arguments);
+        }
+        return invokeTool(e, tool, arguments);
+    }
+
+    /** Runs a tool's handler with validated arguments; failures become {@code isError} results. */
+    static ObjectNode invokeTool(Exchange e, ToolSpec tool, ObjectNode arguments) {
+        String name = tool.name();
         CallToolResult result;
         try {
             result = tool.handler().call(e, arguments);
@@ -192,12 +212,12 @@ final class Methods {
         } catch (ToolException failure) {
             result = CallToolResult.error(failure.getMessage());
         } catch (Exception | StackOverflowError failure) {
-            if (e.timedOut) {
+            if (e.timedOut || "timed out".equals(e.cancellation().reason())) {
                 result = CallToolResult.error("Tool " + name + " did not finish within "
                         + e.channel.server().config().handlerTimeout() + " and was cancelled");
-            } else if (e.cancellation.isCancelled() || failure instanceof CancellationException
+            } else if (e.cancellation().isCancelled() || failure instanceof CancellationException
                     || failure instanceof InterruptedException) {
-                throw new CancellationException(e.cancellation.reason());
+                throw new CancellationException(e.cancellation().reason());
             } else {
                 LOG.log(Level.WARNING, "Tool " + name + " failed", failure);
                 result = CallToolResult.error("Tool " + name + " failed with an internal error");

@@ -25,7 +25,10 @@ public final class WireValidator {
             Map.entry("prompts/get", "GetPromptResult"),
             Map.entry("completion/complete", "CompleteResult"),
             Map.entry("logging/setLevel", "EmptyResult"),
-            Map.entry("subscriptions/listen", "SubscriptionsListenResult"));
+            Map.entry("subscriptions/listen", "SubscriptionsListenResult"),
+            Map.entry("tasks/get", "GetTaskResult"),
+            Map.entry("tasks/list", "ListTasksResult"),
+            Map.entry("tasks/cancel", "CancelTaskResult"));
 
     private static final Map<String, String> NOTIFICATIONS = Map.ofEntries(
             Map.entry("notifications/progress", "ProgressNotification"),
@@ -59,8 +62,17 @@ public final class WireValidator {
         List<String> errors = new java.util.ArrayList<>(McpSchemas.validate(rev, "JSONRPCMessage", message));
         if (message.has("result") && answering != null) {
             JsonNode result = message.get("result");
-            String type = "input_required".equals(result.path("resultType").asString(""))
-                    ? "InputRequiredResult" : RESULTS.get(answering);
+            String resultType = result.path("resultType").asString("");
+            String type;
+            if (resultType.equals("input_required")) {
+                type = "InputRequiredResult";
+            } else if (resultType.equals("task") || (rev.equals("2026-07-28") && answering.startsWith("tasks/"))) {
+                type = null; // the 2026-07-28 tasks extension is specified outside the core schema
+            } else if (answering.equals("tools/call") && result.has("task")) {
+                type = "CreateTaskResult";
+            } else {
+                type = RESULTS.get(answering);
+            }
             if (type != null) {
                 errors.addAll(McpSchemas.validate(rev, type, result));
             }

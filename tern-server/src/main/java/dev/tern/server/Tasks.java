@@ -1,0 +1,415 @@
+package dev.tern.server;
+
+import java.lang.System.Logger.Level;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.tern.protocol.Cancellation;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcError;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.ProtocolVersion;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Runs tool calls as tasks: the 2025-11-25 experimental tasks (a {@code task} param on {@code tools/call};
+ * {@code tasks/get|result|list|cancel}) and the 2026-07-28 tasks extension ({@code io.modelcontextprotocol/tasks};
+ * {@code tasks/get|update|cancel}). Task state lives in a {@link TaskStore}; the running work lives here.
+ */
+final class Tasks {
+    static final String EXTENSION = "io.modelcontextprotocol/tasks";
+    static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
+    static final String STATELESS_OWNER = "stateless";
+    private static final System.Logger LOG = System.getLogger("dev.tern.server");
+    private static final long POLL_INTERVAL_MS = 1_000;
+
+    private final McpServer server;
+    private final TaskStore store;
+    private final Clock clock = Clock.systemUTC();
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, Running> running = new ConcurrentHashMap<>();
+
+    /** A task whose handler runs in this process. */
+    static final class Running {
+        final String taskId;
+        final String owner;
+        final DefaultServerChannel channel;
+        final Cancellation cancellation = new Cancellation();
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final Map<String, CompletableFuture<JsonNode>> answers = new ConcurrentHashMap<>();
+        volatile Thread thread;
+
+        Running(String taskId, String owner, DefaultServerChannel channel) {
+            this.taskId = taskId;
+            this.owner = owner;
+            this.channel = channel;
+        }
+    }
+
+    Tasks(McpServer server, TaskStore store) {
+        this.server = server;
+        this.store = store;
+    }
+
+    /** Whether this {@code tools/call} should run as a task, or fail because it must. */
+    boolean wantsTask(Exchange e, ToolSpec tool) {
+        String support = tool.tool().execution() == null ? "forbidden" : tool.tool().execution().taskSupport();
+        if (e.modern()) {
+            boolean declared = e.clientCapabilities.path("extensions").has(EXTENSION);
+            if ("required".equals(support) && !declared) {
+                throw missingExtension();
+            }
+            return declared && "required".equals(support);
+        }
+        if (e.version != ProtocolVersion.V2025_11_25) {
+            return false;
+        }
+        JsonNode task = e.params.get("task");
+        boolean asked = task != null && !task.isNull();
+        if (asked && !task.isObject()) {
+            throw McpException.invalidParams("Invalid params: task must be an object");
+        }
+        if (asked && "forbidden".equals(support)) {
+            throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Tool " + tool.name() + " does not support task execution");
+        }
+        if (!asked && "required".equals(support)) {
+            throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Tool " + tool.name() + " must be called as a task");
+        }
+        return asked;
+    }
+
+    /** Starts the tool on a virtual thread and answers at once with the created task. */
+    ObjectNode start(Exchange e, ToolSpec tool, ObjectNode arguments) {
+        Long ttlMs = null;
+        JsonNode ttl = e.params.path("task").get("ttl");
+        if (ttl != null && ttl.isIntegralNumber() && ttl.longValue() > 0) {
+            ttlMs = ttl.longValue();
+        }
+        if (ttlMs == null) {
+            ttlMs = Duration.ofHours(1).toMillis();
+        }
+        String owner = owner(e);
+        String taskId = newId();
+        Instant now = clock.instant();
+        TaskRecord record = new TaskRecord(taskId, owner, TaskStatus.WORKING, null, now, now, ttlMs, POLL_INTERVAL_MS,
+                null, null, null);
+        try {
+            store.save(record);
+        } catch (IllegalStateException full) {
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Too many tasks; try again later");
+        }
+        Running run = new Running(taskId, owner, e.channel);
+        running.put(taskId, run);
+        Exchange taskExchange = e.forTask(run);
+        Thread.ofVirtual().name("tern-task-", 0).start(() -> execute(run, taskExchange, tool, arguments));
+        server.scheduler().schedule(() -> {
+            if (!run.done.isDone()) {
+                cancelRunning(run, "timed out");
+            }
+        }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        ObjectNode result = Json.object();
+        if (e.modern()) {
+            result.put("resultType", "task");
+            result.setAll(modernTask(record));
+            result.remove("result");
+        } else {
+            result.set("task", legacyTask(record));
+        }
+        return result;
+    }
+
+    private void execute(Running run, Exchange exchange, ToolSpec tool, ObjectNode arguments) {
+        run.thread = Thread.currentThread();
+        TaskStatus terminal;
+        ObjectNode result = null;
+        JsonRpcError error = null;
+        try {
+            result = Methods.invokeTool(exchange, tool, arguments);
+            boolean isError = result.path("isError").asBoolean(false);
+            terminal = isError && !exchange.modern() ? TaskStatus.FAILED : TaskStatus.COMPLETED;
+        } catch (McpException m) {
+            terminal = TaskStatus.FAILED;
+            error = m.toError();
+        } catch (CancellationException c) {
+            terminal = TaskStatus.CANCELLED;
+        } catch (Throwable t) {
+            if (run.cancellation.isCancelled()) {
+                terminal = TaskStatus.CANCELLED;
+            } else {
+                LOG.log(Level.WARNING, "Task " + run.taskId + " failed", t);
+                terminal = TaskStatus.FAILED;
+                error = JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error");
+            }
+        } finally {
+            run.thread = null;
+            Thread.interrupted();
+        }
+        Optional<TaskRecord> current = store.find(run.taskId);
+        if (current.isPresent() && !current.get().status().terminal()) {
+            TaskRecord finished = current.get().completed(terminal, result, error, clock.instant());
+            store.save(finished);
+            statusChanged(run, finished);
+        }
+        running.remove(run.taskId);
+        run.done.complete(null);
+    }
+
+    // ---------------------------------------------------------------- asking the client from a task
+
+    /** Blocks the task until the client answers an input request: a server request (legacy) or tasks/update (modern). */
+    JsonNode ask(Running run, Exchange exchange, String key, ObjectNode inputRequest, java.util.function.Supplier<JsonNode> legacyAsk) {
+        update(run, r -> r.withStatus(TaskStatus.INPUT_REQUIRED, "waiting for the client", clock.instant()));
+        try {
+            if (!exchange.modern()) {
+                return legacyAsk.get();
+            }
+            CompletableFuture<JsonNode> answer = run.answers.computeIfAbsent(key, k -> new CompletableFuture<>());
+            if (!answer.isDone()) {
+                ObjectNode requests = Json.object();
+                requests.set(key, inputRequest);
+                update(run, r -> r.withInputRequests(requests, clock.instant()));
+            }
+            run.cancellation.onCancel(() -> answer.cancel(false));
+            return answer.get(server.config().clientRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "The client's answer failed");
+        } catch (TimeoutException e) {
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "The client did not answer in time");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } finally {
+            update(run, r -> r.status() == TaskStatus.INPUT_REQUIRED ? r.withStatus(TaskStatus.WORKING, null, clock.instant()) : r);
+        }
+    }
+
+    private void update(Running run, java.util.function.UnaryOperator<TaskRecord> change) {
+        synchronized (run) {
+            store.find(run.taskId).ifPresent(r -> {
+                if (!r.status().terminal()) {
+                    TaskRecord next = change.apply(r);
+                    if (next != r) {
+                        store.save(next);
+                        statusChanged(run, next);
+                    }
+                }
+            });
+        }
+    }
+
+    private void statusChanged(Running run, TaskRecord record) {
+        if (run.owner.equals(STATELESS_OWNER) || run.channel.legacyVersion() != ProtocolVersion.V2025_11_25) {
+            return;
+        }
+        run.channel.send(new JsonRpcNotification("notifications/tasks/status", legacyTask(record)), null);
+    }
+
+    // ---------------------------------------------------------------- methods
+
+    ObjectNode get(Exchange e) {
+        TaskRecord record = find(e);
+        return e.modern() ? modernTask(record) : legacyTask(record);
+    }
+
+    ObjectNode result(Exchange e) throws InterruptedException {
+        TaskRecord record = find(e);
+        Running run = running.get(record.taskId());
+        if (run != null && !record.status().terminal()) {
+            e.cancellation.onCancel(() -> run.done.cancel(false));
+            try {
+                run.done.get(server.config().handlerTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException ex) {
+                throw new McpException(ErrorCodes.INTERNAL_ERROR, "Task " + record.taskId() + " did not finish in time");
+            }
+            record = find(e);
+        }
+        long deadline = System.nanoTime() + server.config().handlerTimeout().toNanos();
+        while (!record.status().terminal()) {
+            if (System.nanoTime() > deadline) {
+                throw new McpException(ErrorCodes.INTERNAL_ERROR, "Task " + record.taskId() + " did not finish in time");
+            }
+            Thread.sleep(record.pollIntervalMs());
+            record = find(e);
+        }
+        if (record.status() == TaskStatus.CANCELLED) {
+            throw new McpException(ErrorCodes.INTERNAL_ERROR, "Task " + record.taskId() + " was cancelled");
+        }
+        if (record.error() != null) {
+            throw new McpException(record.error().code(), record.error().message(), record.error().data());
+        }
+        ObjectNode result = record.result() == null ? Json.object() : record.result().deepCopy();
+        ObjectNode meta = result.has("_meta") && result.get("_meta").isObject() ? (ObjectNode) result.get("_meta")
+                : result.putObject("_meta");
+        meta.putObject(RELATED_TASK).put("taskId", record.taskId());
+        return result;
+    }
+
+    ObjectNode list(Exchange e) {
+        var all = store.list(owner(e));
+        Cursors.Page<TaskRecord> page = Cursors.page(all,
+                e.params.path("cursor").isString() ? e.params.get("cursor").stringValue() : null,
+                server.config().pageSize());
+        ObjectNode result = Json.object();
+        var tasks = result.putArray("tasks");
+        page.items().forEach(t -> tasks.add(legacyTask(t)));
+        if (page.nextCursor() != null) {
+            result.put("nextCursor", page.nextCursor());
+        }
+        return result;
+    }
+
+    ObjectNode cancel(Exchange e) {
+        TaskRecord record = find(e);
+        Running run = running.get(record.taskId());
+        synchronized (run != null ? run : record) {
+            record = find(e);
+            if (record.status().terminal()) {
+                if (e.modern()) {
+                    return Json.object();
+                }
+                throw McpException.invalidParams("Task " + record.taskId() + " is already " + record.status().wire());
+            }
+            record = record.completed(TaskStatus.CANCELLED, null, null, clock.instant());
+            store.save(record);
+        }
+        if (run != null) {
+            cancelRunning(run, "cancelled by the client");
+            statusChanged(run, record);
+        }
+        return e.modern() ? Json.object() : legacyTask(record);
+    }
+
+    ObjectNode update(Exchange e) {
+        TaskRecord record = find(e);
+        JsonNode responses = e.params.get("inputResponses");
+        if (!(responses instanceof ObjectNode r)) {
+            throw McpException.invalidParams("Invalid params: inputResponses must be an object");
+        }
+        Running run = running.get(record.taskId());
+        if (run != null) {
+            for (Map.Entry<String, JsonNode> answer : r.properties()) {
+                CompletableFuture<JsonNode> waiting = run.answers.get(answer.getKey());
+                if (waiting != null && answer.getValue().isObject()) {
+                    waiting.complete(answer.getValue());
+                }
+            }
+        }
+        return Json.object();
+    }
+
+    /** Cancels the tasks a closing legacy session owns. */
+    void ownerGone(DefaultServerChannel channel) {
+        for (Running run : running.values()) {
+            if (run.channel == channel && !run.owner.equals(STATELESS_OWNER)) {
+                update(run, r -> r.completed(TaskStatus.CANCELLED, null, null, clock.instant()));
+                cancelRunning(run, "session closed");
+            }
+        }
+    }
+
+    void requireExtension(Exchange e) {
+        if (e.modern() && !e.clientCapabilities.path("extensions").has(EXTENSION)) {
+            throw missingExtension();
+        }
+        if (!e.modern() && e.version != ProtocolVersion.V2025_11_25) {
+            throw McpException.methodNotFound(e.method());
+        }
+    }
+
+    private TaskRecord find(Exchange e) {
+        requireExtension(e);
+        String taskId = Methods.requireString(e.params, "taskId");
+        return store.find(taskId).filter(t -> t.owner().equals(owner(e)))
+                .orElseThrow(() -> McpException.invalidParams("Unknown task: " + taskId));
+    }
+
+    private static String owner(Exchange e) {
+        return e.modern() ? STATELESS_OWNER : e.channel.ownerKey();
+    }
+
+    private void cancelRunning(Running run, String reason) {
+        if (run.cancellation.cancel(reason)) {
+            Thread t = run.thread;
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+    }
+
+    private String newId() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static McpException missingExtension() {
+        ObjectNode data = Json.object();
+        data.putObject("requiredCapabilities").putObject("extensions").putObject(EXTENSION);
+        return new McpException(-32021, "Missing required client capability: extension " + EXTENSION, data);
+    }
+
+    static ObjectNode legacyTask(TaskRecord t) {
+        ObjectNode n = Json.object();
+        n.put("taskId", t.taskId());
+        n.put("status", t.status().wire());
+        if (t.statusMessage() != null) {
+            n.put("statusMessage", t.statusMessage());
+        }
+        n.put("createdAt", t.createdAt().toString());
+        n.put("lastUpdatedAt", t.lastUpdatedAt().toString());
+        if (t.ttlMs() == null) {
+            n.putNull("ttl");
+        } else {
+            n.put("ttl", t.ttlMs());
+        }
+        n.put("pollInterval", t.pollIntervalMs());
+        return n;
+    }
+
+    static ObjectNode modernTask(TaskRecord t) {
+        ObjectNode n = Json.object();
+        n.put("taskId", t.taskId());
+        n.put("status", t.status().wire());
+        if (t.statusMessage() != null) {
+            n.put("statusMessage", t.statusMessage());
+        }
+        n.put("createdAt", t.createdAt().toString());
+        n.put("lastUpdatedAt", t.lastUpdatedAt().toString());
+        if (t.ttlMs() == null) {
+            n.putNull("ttlMs");
+        } else {
+            n.put("ttlMs", t.ttlMs());
+        }
+        n.put("pollIntervalMs", t.pollIntervalMs());
+        if (t.status() == TaskStatus.COMPLETED && t.result() != null) {
+            n.set("result", t.result());
+        }
+        if (t.status() == TaskStatus.FAILED && t.error() != null) {
+            ObjectNode error = n.putObject("error");
+            error.put("code", t.error().code());
+            error.put("message", t.error().message());
+            if (t.error().data() != null) {
+                error.set("data", t.error().data());
+            }
+        }
+        if (t.status() == TaskStatus.INPUT_REQUIRED && t.inputRequests() != null) {
+            n.set("inputRequests", t.inputRequests());
+        }
+        return n;
+    }
+}
