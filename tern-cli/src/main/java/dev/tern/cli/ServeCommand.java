@@ -11,18 +11,41 @@ import java.util.concurrent.TimeUnit;
 
 import dev.tern.examples.Examples;
 import dev.tern.server.McpServer;
+import dev.tern.transport.http.HttpServerTransport;
 import dev.tern.transport.stdio.StdioServerTransport;
 import picocli.CommandLine;
 
 /** {@code tern serve}: serves an example server. */
 @CommandLine.Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve an MCP server.",
-            "Serves over stdio (newline-delimited JSON on stdin/stdout, logs on stderr). "
-                + "Streamable HTTP comes with the HTTP transport."})
+            "By default over Streamable HTTP on http://127.0.0.1:8080/mcp (both protocol eras, HTTP/1.1 and h2c); "
+                + "with --stdio over stdin/stdout (newline-delimited JSON; logs on stderr)."})
 final class ServeCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = "--stdio", description = "Serve over stdin/stdout (the only transport in this build).")
+    @CommandLine.Option(names = "--stdio", description = "Serve over stdin/stdout instead of HTTP.")
     boolean stdio;
+
+    @CommandLine.Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address to bind (default: ${DEFAULT-VALUE}; other hosts must be allowed explicitly).")
+    String host;
+
+    @CommandLine.Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+            description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @CommandLine.Option(names = "--path", paramLabel = "PATH", defaultValue = "/mcp",
+            description = "The MCP endpoint's path (default: ${DEFAULT-VALUE}).")
+    String path;
+
+    @CommandLine.Option(names = "--tls", description = "Serve HTTPS (h2 and http/1.1 by ALPN); without --cert/--key "
+            + "a self-signed development certificate is made at start-up.")
+    boolean tls;
+
+    @CommandLine.Option(names = "--cert", paramLabel = "FILE", description = "PEM certificate chain for --tls.")
+    java.nio.file.Path cert;
+
+    @CommandLine.Option(names = "--key", paramLabel = "FILE", description = "PEM (PKCS#8) private key for --tls.")
+    java.nio.file.Path key;
 
     @CommandLine.Option(names = "--example", paramLabel = "NAME", defaultValue = Examples.DEFAULT,
             description = "Which example to serve: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
@@ -43,7 +66,36 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern serve: " + e.getMessage());
             return 2;
         }
-        return serveStdio(server);
+        return stdio ? serveStdio(server) : serveHttp(server);
+    }
+
+    private int serveHttp(McpServer server) throws InterruptedException {
+        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).port(port).path(path)
+                .shutdownTimeout(shutdownTimeout);
+        if ((cert == null) != (key == null)) {
+            System.err.println("tern serve: --cert and --key go together");
+            return 2;
+        }
+        if (tls || cert != null) {
+            if (cert != null) {
+                builder.tls(cert, key);
+            } else {
+                builder.tlsSelfSigned();
+            }
+        }
+        HttpServerTransport transport = builder.build().start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            transport.close();
+            server.close();
+            stopped.countDown();
+        }, "tern-shutdown"));
+        System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
+                + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
+        System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
+                + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
+        stopped.await();
+        return 0;
     }
 
     private int serveStdio(McpServer server) throws InterruptedException {

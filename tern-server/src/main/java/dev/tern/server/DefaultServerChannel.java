@@ -96,6 +96,11 @@ final class DefaultServerChannel implements ServerChannel {
         }
     }
 
+    @Override
+    public ProtocolVersion negotiatedVersion() {
+        return legacyVersion();
+    }
+
     /** The negotiated legacy version, or {@code null} before {@code initialize}. */
     ProtocolVersion legacyVersion() {
         LegacySession s = session;

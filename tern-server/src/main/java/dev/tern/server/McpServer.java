@@ -133,6 +133,12 @@ public final class McpServer implements AutoCloseable {
         return removed;
     }
 
+    /** The tool of that name as listed, if there is one. */
+    public java.util.Optional<dev.tern.protocol.model.Tool> findTool(String name) {
+        ToolSpec spec = registry.tool(name);
+        return spec == null ? java.util.Optional.empty() : java.util.Optional.of(spec.tool());
+    }
+
     /** Tells the clients subscribed to {@code uri} that it changed. */
     public void notifyResourceUpdated(String uri) {
         for (DefaultServerChannel c : channels) {

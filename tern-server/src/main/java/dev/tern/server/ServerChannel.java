@@ -16,6 +16,9 @@ public interface ServerChannel extends AutoCloseable {
 
     void receive(JsonRpcMessage message);
 
+    /** The legacy revision negotiated by {@code initialize}, or {@code null} before (or without) one. */
+    dev.tern.protocol.ProtocolVersion negotiatedVersion();
+
     /** Requests being served right now. */
     int inFlight();
 

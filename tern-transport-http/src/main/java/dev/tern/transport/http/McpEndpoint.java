@@ -1,0 +1,395 @@
+package dev.tern.transport.http;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcError;
+import dev.tern.protocol.JsonRpcFailure;
+import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.JsonRpcResponse;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+import dev.tern.server.McpServer;
+import dev.tern.server.Outbound;
+import dev.tern.server.ServerChannel;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The MCP endpoint's logic, apart from Netty: chooses the era of each POST, checks the headers each era requires,
+ * keeps legacy sessions, and connects requests to the server with their responses routed back to the right HTTP
+ * exchange. Thread-safe.
+ */
+final class McpEndpoint {
+    static final String SESSION_ID = "mcp-session-id";
+    static final String LAST_EVENT_ID = "last-event-id";
+
+    private final McpServer server;
+    private final JsonRpcCodec codec;
+    private final HttpOptions options;
+    private final SessionManager sessions;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean draining;
+
+    McpEndpoint(McpServer server, HttpOptions options) {
+        this.server = server;
+        this.options = options;
+        this.codec = new JsonRpcCodec(options.limits());
+        this.sessions = new SessionManager(server, codec, options.maxSessions(), options.sessionIdleTimeout());
+    }
+
+    SessionManager sessions() {
+        return sessions;
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    void drain() {
+        draining = true;
+    }
+
+    boolean draining() {
+        return draining;
+    }
+
+    /** Serves GET, DELETE and body-less methods on the endpoint. */
+    void handleWithoutBody(HttpMethod method, HttpHeaders headers, HttpExchange exchange) {
+        String sessionId = headers.get(SESSION_ID);
+        if (method.equals(HttpMethod.GET)) {
+            if (sessionId == null || isModernHeader(headers)) {
+                methodNotAllowed(exchange);
+                return;
+            }
+            if (!accepts(headers, "text/event-stream")) {
+                error(exchange, HttpResponseStatus.NOT_ACCEPTABLE, null, ErrorCodes.INVALID_REQUEST,
+                        "Not Acceptable: a GET stream needs Accept: text/event-stream");
+                return;
+            }
+            Session session = session(sessionId, exchange);
+            if (session == null) {
+                return;
+            }
+            if (!session.openGetStream(exchange)) {
+                error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
+                        "Conflict: this session already has a GET stream open");
+                return;
+            }
+            exchange.startStream(null, null, options.sseKeepAlive());
+            return;
+        }
+        if (method.equals(HttpMethod.DELETE)) {
+            if (sessionId == null || isModernHeader(headers)) {
+                methodNotAllowed(exchange);
+                return;
+            }
+            Session session = session(sessionId, exchange);
+            if (session == null) {
+                return;
+            }
+            sessions.remove(session, null);
+            exchange.empty(HttpResponseStatus.OK);
+            return;
+        }
+        methodNotAllowed(exchange);
+    }
+
+    /** Serves a POST whose whole body has arrived. */
+    void handlePost(HttpHeaders headers, byte[] body, HttpExchange exchange) {
+        if (draining) {
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 1).header(HttpHeaderNames.CONNECTION, "close");
+            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: the server is shutting down");
+            return;
+        }
+        if (inFlight.incrementAndGet() > options.maxInFlight()) {
+            inFlight.decrementAndGet();
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
+            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: too many requests in flight, retry shortly");
+            return;
+        }
+        exchange.onDone(inFlight::decrementAndGet);
+        Decoded decoded = codec.decode(body);
+        switch (decoded) {
+            case Decoded.Invalid invalid -> exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(invalid.failure()));
+            case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
+            case Decoded.Batch batch -> batch(headers, batch, exchange);
+            case Decoded.Single single -> single(headers, single.message(), exchange);
+        }
+    }
+
+    private void single(HttpHeaders headers, JsonRpcMessage message, HttpExchange exchange) {
+        String sessionId = headers.get(SESSION_ID);
+        if (sessionId != null && !isModern(headers, message)) {
+            Session session = session(sessionId, exchange);
+            if (session != null && legacyVersionHeaderOk(headers, exchange)) {
+                legacy(session, message, exchange);
+            }
+            return;
+        }
+        if (message instanceof JsonRpcRequest r && r.method().equals("initialize") && !hasModernMeta(r)) {
+            if (!legacyVersionHeaderOk(headers, exchange)) {
+                return;
+            }
+            Session session = sessions.create();
+            if (session == null) {
+                exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
+                error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, r.id(), ErrorCodes.INTERNAL_ERROR,
+                        "Service unavailable: too many sessions");
+                return;
+            }
+            exchange.header(SESSION_ID, session.id);
+            session.register(r.id(), exchange);
+            session.channel().receive(r);
+            if (session.channel().negotiatedVersion() == null) {
+                sessions.remove(session, null);
+            }
+            return;
+        }
+        if (isModern(headers, message)) {
+            modern(headers, message, exchange);
+            return;
+        }
+        RequestId id = message instanceof JsonRpcRequest r ? r.id() : null;
+        error(exchange, HttpResponseStatus.BAD_REQUEST, id, ErrorCodes.INVALID_REQUEST,
+                "Bad Request: Mcp-Session-Id header is required (send initialize first, or a 2026-07-28 request)");
+    }
+
+    // ---------------------------------------------------------------- legacy sessions
+
+    private void legacy(Session session, JsonRpcMessage message, HttpExchange exchange) {
+        switch (message) {
+            case JsonRpcRequest r -> {
+                if (r.method().equals("initialize")) {
+                    error(exchange, HttpResponseStatus.BAD_REQUEST, r.id(), ErrorCodes.INVALID_REQUEST,
+                            "Invalid request: the session is already initialized");
+                    return;
+                }
+                if (session.hasPost(r.id())) {
+                    error(exchange, HttpResponseStatus.BAD_REQUEST, r.id(), ErrorCodes.INVALID_REQUEST,
+                            "Invalid request: id " + r.id() + " is already in use by a request in flight");
+                    return;
+                }
+                session.register(r.id(), exchange);
+                session.channel().receive(r);
+            }
+            case JsonRpcNotification n -> {
+                session.channel().receive(n);
+                exchange.empty(HttpResponseStatus.ACCEPTED);
+            }
+            case JsonRpcResponse r -> {
+                session.channel().receive(r);
+                exchange.empty(HttpResponseStatus.ACCEPTED);
+            }
+        }
+    }
+
+    private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
+        String sessionId = headers.get(SESSION_ID);
+        Session session = sessionId == null ? null : sessions.find(sessionId);
+        ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
+        if (version == null || !version.allowsBatches()) {
+            error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: JSON-RPC batches are only accepted in a 2025-03-26 session");
+            return;
+        }
+        boolean anyRequest = false;
+        for (Decoded item : batch.items()) {
+            if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r) {
+                if (session.hasPost(r.id())) {
+                    error(exchange, HttpResponseStatus.BAD_REQUEST, r.id(), ErrorCodes.INVALID_REQUEST,
+                            "Invalid request: id " + r.id() + " is already in use by a request in flight");
+                    return;
+                }
+                session.register(r.id(), exchange);
+                anyRequest = true;
+            }
+        }
+        boolean anyInvalid = batch.items().stream().anyMatch(Decoded.Invalid.class::isInstance);
+        if (!anyRequest && anyInvalid) {
+            List<JsonRpcMessage> failures = batch.items().stream().filter(Decoded.Invalid.class::isInstance)
+                    .map(i -> (JsonRpcMessage) ((Decoded.Invalid) i).failure()).toList();
+            exchange.json(HttpResponseStatus.OK, codec.encodeBatch(failures));
+            return;
+        }
+        session.channel().receive(batch);
+        if (!anyRequest) {
+            exchange.empty(HttpResponseStatus.ACCEPTED);
+        }
+    }
+
+    private Session session(String sessionId, HttpExchange exchange) {
+        if (!SessionManager.wellFormed(sessionId)) {
+            error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
+                    "Bad Request: malformed Mcp-Session-Id");
+            return null;
+        }
+        Session session = sessions.find(sessionId);
+        if (session == null) {
+            error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
+                    "Session not found: it expired or was deleted; initialize a new one");
+        }
+        return session;
+    }
+
+    private boolean legacyVersionHeaderOk(HttpHeaders headers, HttpExchange exchange) {
+        String version = headers.get(HeaderCheck.PROTOCOL_VERSION);
+        if (version == null || ProtocolVersion.parse(version).filter(v -> !v.isModern()).isPresent()) {
+            return true;
+        }
+        error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
+                "Bad Request: unsupported MCP-Protocol-Version " + version + " (supported: "
+                        + ProtocolVersion.supportedIds() + ")");
+        return false;
+    }
+
+    // ---------------------------------------------------------------- 2026-07-28
+
+    private void modern(HttpHeaders headers, JsonRpcMessage message, HttpExchange exchange) {
+        if (message instanceof JsonRpcResponse) {
+            error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: clients must not send JSON-RPC responses in 2026-07-28");
+            return;
+        }
+        if (message instanceof JsonRpcNotification) {
+            exchange.empty(HttpResponseStatus.ACCEPTED);
+            return;
+        }
+        JsonRpcRequest request = (JsonRpcRequest) message;
+        JsonNode metaVersion = request.params() == null ? null
+                : request.params().path("_meta").get("io.modelcontextprotocol/protocolVersion");
+        String headerVersion = headers.get(HeaderCheck.PROTOCOL_VERSION);
+        if (metaVersion == null || !metaVersion.isString()) {
+            error(exchange, HttpResponseStatus.BAD_REQUEST, request.id(), ErrorCodes.INVALID_PARAMS,
+                    "Invalid params: _meta \"io.modelcontextprotocol/protocolVersion\" is required");
+            return;
+        }
+        if (headerVersion == null || !headerVersion.strip().equals(metaVersion.stringValue())) {
+            error(exchange, HttpResponseStatus.BAD_REQUEST, request.id(), ErrorCodes.HEADER_MISMATCH,
+                    headerVersion == null ? "Header mismatch: MCP-Protocol-Version header is required"
+                            : "Header mismatch: MCP-Protocol-Version header value '" + headerVersion
+                                    + "' does not match body value '" + metaVersion.stringValue() + "'");
+            return;
+        }
+        if (ProtocolVersion.parse(metaVersion.stringValue()).filter(ProtocolVersion::isModern).isPresent()) {
+            String mismatch = HeaderCheck.mismatch(headers, request, server);
+            if (mismatch != null) {
+                error(exchange, HttpResponseStatus.BAD_REQUEST, request.id(), ErrorCodes.HEADER_MISMATCH, mismatch);
+                return;
+            }
+        }
+        ModernRequest outbound = new ModernRequest(request.id(), exchange);
+        ServerChannel channel = server.connect(outbound);
+        outbound.channel = channel;
+        exchange.onClientGone(channel::close);
+        channel.receive(request);
+    }
+
+    /** Routes what the server sends for one stateless request to its HTTP exchange. */
+    private final class ModernRequest implements Outbound {
+        private final RequestId id;
+        private final HttpExchange exchange;
+        volatile ServerChannel channel;
+
+        ModernRequest(RequestId id, HttpExchange exchange) {
+            this.id = id;
+            this.exchange = exchange;
+        }
+
+        @Override
+        public void send(JsonRpcMessage message, RequestId relatedTo) {
+            byte[] json = codec.encode(message);
+            if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
+                exchange.json(status(r), json);
+                ServerChannel c = channel;
+                if (c != null) {
+                    c.close();
+                }
+            } else {
+                exchange.event(json, null, false);
+            }
+        }
+    }
+
+    private static HttpResponseStatus status(JsonRpcResponse response) {
+        if (!(response instanceof JsonRpcFailure f)) {
+            return HttpResponseStatus.OK;
+        }
+        return switch (f.error().code()) {
+            case ErrorCodes.METHOD_NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
+            case ErrorCodes.PARSE_ERROR, ErrorCodes.INVALID_REQUEST, ErrorCodes.INVALID_PARAMS,
+                    ErrorCodes.HEADER_MISMATCH, -32021, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION -> HttpResponseStatus.BAD_REQUEST;
+            default -> HttpResponseStatus.OK;
+        };
+    }
+
+    /** A request is served statelessly when it carries 2026-07-28 metadata or a non-legacy version header. */
+    private static boolean isModern(HttpHeaders headers, JsonRpcMessage message) {
+        if (message instanceof JsonRpcRequest r && hasModernMeta(r)) {
+            return true;
+        }
+        return isModernHeader(headers);
+    }
+
+    private static boolean isModernHeader(HttpHeaders headers) {
+        String version = headers.get(HeaderCheck.PROTOCOL_VERSION);
+        return version != null && ProtocolVersion.parse(version.strip()).filter(v -> !v.isModern()).isEmpty();
+    }
+
+    private static boolean hasModernMeta(JsonRpcRequest r) {
+        return r.params() != null && r.params().path("_meta").has("io.modelcontextprotocol/protocolVersion");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    static boolean accepts(HttpHeaders headers, String type) {
+        List<String> accept = headers.getAll(HttpHeaderNames.ACCEPT);
+        if (accept.isEmpty()) {
+            return false;
+        }
+        for (String value : accept) {
+            for (String part : value.split(",")) {
+                String media = part.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
+                if (media.equals(type) || media.equals("*/*") || media.equals(type.substring(0, type.indexOf('/')) + "/*")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void methodNotAllowed(HttpExchange exchange) {
+        exchange.header(HttpHeaderNames.ALLOW, "POST, GET, DELETE");
+        error(exchange, HttpResponseStatus.METHOD_NOT_ALLOWED, null, ErrorCodes.INVALID_REQUEST,
+                "Method not allowed: GET and DELETE need an Mcp-Session-Id (2026-07-28 is POST only)");
+    }
+
+    void error(HttpExchange exchange, HttpResponseStatus status, RequestId id, int code, String message) {
+        exchange.json(status, codec.encode(new JsonRpcFailure(id, JsonRpcError.of(code, message))));
+    }
+
+    static byte[] health(boolean draining) {
+        ObjectNode body = Json.object();
+        body.put("status", draining ? "DRAINING" : "UP");
+        return Json.mapper().writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+    }
+
+    void shutdown(Duration retry) {
+        sessions.closeAll(retry);
+    }
+}

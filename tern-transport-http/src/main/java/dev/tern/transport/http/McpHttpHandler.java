@@ -1,0 +1,237 @@
+package dev.tern.transport.http;
+
+import java.util.Locale;
+
+import dev.tern.protocol.ErrorCodes;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
+
+/**
+ * Reads HTTP requests on one HTTP/1.1 connection or one HTTP/2 stream: checks Host, Origin, Content-Type, Accept
+ * and size before reading a body (413 before buffering, also for chunked bodies), then hands complete requests to
+ * the {@link McpEndpoint}. On HTTP/1.1 it stops reading while a response is in progress, so pipelined requests are
+ * answered in order. Runs on the channel's event loop; never runs tool code.
+ */
+final class McpHttpHandler extends ChannelInboundHandlerAdapter {
+    private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+
+    private final McpEndpoint endpoint;
+    private final HttpOptions options;
+    private final HostCheck hosts;
+    private final boolean http2;
+
+    private HttpRequest request;
+    private HttpExchange exchange;
+    private CompositeByteBuf body;
+    private long received;
+    private boolean discarding;
+
+    McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
+        this.endpoint = endpoint;
+        this.options = options;
+        this.hosts = hosts;
+        this.http2 = http2;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (msg instanceof HttpRequest req) {
+                onRequest(ctx, req);
+            }
+            if (msg instanceof HttpContent content) {
+                onContent(ctx, content);
+            }
+        } finally {
+            io.netty.util.ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void onRequest(ChannelHandlerContext ctx, HttpRequest req) {
+        releaseBody();
+        request = req;
+        received = 0;
+        discarding = true;
+        if (req.decoderResult().isFailure()) {
+            Throwable cause = req.decoderResult().cause();
+            HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                    : cause instanceof TooLongHttpHeaderException || cause instanceof TooLongFrameException
+                            ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE : HttpResponseStatus.BAD_REQUEST;
+            reject(ctx, status, "Bad request: " + status.reasonPhrase(), true);
+            return;
+        }
+        boolean keepAlive = http2 || (HttpUtil.isKeepAlive(req) && !endpoint.draining());
+        exchange = new HttpExchange(ctx, keepAlive, () -> exchangeDone(ctx));
+        if (!http2) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        HttpHeaders headers = req.headers();
+        String path = new QueryStringDecoder(req.uri()).path();
+        if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
+            boolean down = endpoint.draining() && !path.equals("/health/live");
+            exchange.json(down ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK,
+                    McpEndpoint.health(endpoint.draining()));
+            return;
+        }
+        if (!path.equals(options.path())) {
+            endpoint.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
+                    "Not found: the MCP endpoint is " + options.path());
+            return;
+        }
+        if (!hosts.hostAllowed(headers.get(HttpHeaderNames.HOST))) {
+            endpoint.error(exchange, HttpResponseStatus.FORBIDDEN, null, ErrorCodes.INVALID_REQUEST,
+                    "Forbidden: Host header not allowed");
+            return;
+        }
+        String origin = headers.get(HttpHeaderNames.ORIGIN);
+        if (!hosts.originAllowed(origin)) {
+            endpoint.error(exchange, HttpResponseStatus.FORBIDDEN, null, ErrorCodes.INVALID_REQUEST,
+                    "Forbidden: Origin not allowed");
+            return;
+        }
+        if (origin != null) {
+            exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, origin)
+                    .header(HttpHeaderNames.VARY, HttpHeaderNames.ORIGIN)
+                    .header(HttpHeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, McpEndpoint.SESSION_ID);
+        }
+        HttpMethod method = req.method();
+        if (method.equals(HttpMethod.OPTIONS)) {
+            exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "POST, GET, DELETE")
+                    .header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "content-type, accept, authorization, "
+                            + "mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id")
+                    .header(HttpHeaderNames.ACCESS_CONTROL_MAX_AGE, 600);
+            exchange.empty(HttpResponseStatus.NO_CONTENT);
+            return;
+        }
+        if (!method.equals(HttpMethod.POST)) {
+            endpoint.handleWithoutBody(method, headers, exchange);
+            return;
+        }
+        String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
+        if (contentType == null || !contentType.split(";")[0].strip().toLowerCase(Locale.ROOT).equals("application/json")) {
+            endpoint.error(exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, null, ErrorCodes.INVALID_REQUEST,
+                    "Unsupported media type: the body must be application/json");
+            return;
+        }
+        if (!McpEndpoint.accepts(headers, "application/json") || !McpEndpoint.accepts(headers, "text/event-stream")) {
+            endpoint.error(exchange, HttpResponseStatus.NOT_ACCEPTABLE, null, ErrorCodes.INVALID_REQUEST,
+                    "Not acceptable: Accept must list application/json and text/event-stream");
+            return;
+        }
+        long length = HttpUtil.getContentLength(req, -1L);
+        if (length > options.limits().maxMessageBytes()) {
+            reject(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "Payload too large: the limit is "
+                    + options.limits().maxMessageBytes() + " bytes", true);
+            return;
+        }
+        if (HttpUtil.is100ContinueExpected(req)) {
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+        }
+        body = ctx.alloc().compositeBuffer(1024);
+        discarding = false;
+    }
+
+    private void onContent(ChannelHandlerContext ctx, HttpContent content) {
+        boolean last = content instanceof LastHttpContent;
+        if (discarding) {
+            if (!last && !http2 && !ctx.channel().config().isAutoRead()) {
+                ctx.read();
+            }
+            return;
+        }
+        received += content.content().readableBytes();
+        if (received > options.limits().maxMessageBytes()) {
+            releaseBody();
+            discarding = true;
+            reject(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "Payload too large: the limit is "
+                    + options.limits().maxMessageBytes() + " bytes", true);
+            return;
+        }
+        if (content.content().isReadable()) {
+            body.addComponent(true, content.content().retain());
+        }
+        if (!last) {
+            if (!http2) {
+                ctx.read();
+            }
+            return;
+        }
+        byte[] bytes = ByteBufUtil.getBytes(body);
+        releaseBody();
+        discarding = true;
+        endpoint.handlePost(request.headers(), bytes, exchange);
+    }
+
+    /** Answers with an error and closes the connection (HTTP/1.1) or ends the stream (HTTP/2). */
+    private void reject(ChannelHandlerContext ctx, HttpResponseStatus status, String message, boolean close) {
+        exchange = new HttpExchange(ctx, http2 || !close, () -> exchangeDone(ctx));
+        endpoint.error(exchange, status, null, ErrorCodes.INVALID_REQUEST, message);
+    }
+
+    private void exchangeDone(ChannelHandlerContext ctx) {
+        if (!http2) {
+            ctx.executor().execute(() -> {
+                if (discarding && ctx.channel().isActive()) {
+                    ctx.channel().config().setAutoRead(true);
+                    ctx.read();
+                }
+            });
+        }
+    }
+
+    private void releaseBody() {
+        if (body != null) {
+            body.release();
+            body = null;
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseBody();
+        HttpExchange e = exchange;
+        if (e != null) {
+            e.clientGone();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            HttpExchange e = exchange;
+            if (e == null || !e.isOpen()) {
+                ctx.close();
+            } else if (!e.streaming() && request != null && !discarding) {
+                reject(ctx, HttpResponseStatus.REQUEST_TIMEOUT, "Request timeout: the body arrived too slowly", true);
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.log(System.Logger.Level.DEBUG, "Closing connection after an error: {0}", cause.toString());
+        ctx.close();
+    }
+}

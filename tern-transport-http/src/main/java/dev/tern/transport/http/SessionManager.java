@@ -1,0 +1,95 @@
+package dev.tern.transport.http;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.server.McpServer;
+
+/**
+ * The live legacy sessions: ids of 256 random bits (base64url, visible ASCII), a bound on how many exist, and expiry
+ * of sessions idle longer than the timeout, so sessions clients never delete do not leak. Thread-safe.
+ */
+final class SessionManager {
+    private static final int MAX_ID_LENGTH = 128;
+
+    private final McpServer server;
+    private final JsonRpcCodec codec;
+    private final int maxSessions;
+    private final Duration idleTimeout;
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+
+    SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, Duration idleTimeout) {
+        this.server = server;
+        this.codec = codec;
+        this.maxSessions = maxSessions;
+        this.idleTimeout = idleTimeout;
+    }
+
+    /** A new session, or {@code null} when the limit is reached. */
+    Session create() {
+        if (sessions.size() >= maxSessions) {
+            expireIdle();
+            if (sessions.size() >= maxSessions) {
+                return null;
+            }
+        }
+        byte[] bytes = new byte[32];
+        random.nextBytes(bytes);
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        Session session = new Session(id, server, codec);
+        sessions.put(id, session);
+        return session;
+    }
+
+    Session find(String id) {
+        Session s = sessions.get(id);
+        if (s != null) {
+            s.touch();
+        }
+        return s;
+    }
+
+    void remove(Session session, Duration retry) {
+        if (sessions.remove(session.id, session)) {
+            session.close(retry);
+        }
+    }
+
+    /** Whether a session id is well-formed: visible ASCII, not too long. */
+    static boolean wellFormed(String id) {
+        if (id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c < 0x21 || c > 0x7E) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void expireIdle() {
+        long limit = idleTimeout.toNanos();
+        for (Session s : sessions.values()) {
+            if (s.idleNanos() > limit && s.channel().inFlight() == 0) {
+                remove(s, null);
+            }
+        }
+    }
+
+    int size() {
+        return sessions.size();
+    }
+
+    void closeAll(Duration retry) {
+        for (Session s : sessions.values()) {
+            remove(s, retry);
+        }
+    }
+}
