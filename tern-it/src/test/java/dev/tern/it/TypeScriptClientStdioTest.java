@@ -74,6 +74,7 @@ class TypeScriptClientStdioTest {
                 .as("no server-to-client requests in the 2026-07-28 era").isFalse();
         assertThat(wire.path("resultsWithoutResultType").asInt()).as("results without resultType").isZero();
         assertThat(wire.path("completeResultsWithoutServerInfo").asInt()).as("results without _meta serverInfo").isZero();
+        assertThat(wire.path("inputRequiredWithoutServerInfo").asInt()).as("input_required results without _meta serverInfo").isZero();
     }
 
     @Test

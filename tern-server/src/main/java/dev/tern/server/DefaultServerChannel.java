@@ -379,6 +379,7 @@ final class DefaultServerChannel implements ServerChannel {
     private ObjectNode inputRequired(Exchange exchange, InputRequiredSignal signal) {
         ObjectNode result = Json.object();
         result.put("resultType", "input_required");
+        result.set("_meta", server.serverInfoMeta());
         result.putObject("inputRequests").set(signal.key, signal.inputRequest);
         ObjectNode answers = exchange.answers != null ? exchange.answers : Json.object();
         String binding = RequestStateSealer.binding(exchange.request.method(), exchange.params);

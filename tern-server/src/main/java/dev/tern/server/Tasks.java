@@ -173,9 +173,9 @@ final class Tasks {
 
     /** Blocks the task until the client answers an input request: a server request (legacy) or tasks/update (modern). */
     JsonNode ask(Running run, Exchange exchange, String key, ObjectNode inputRequest, java.util.function.Supplier<JsonNode> legacyAsk) {
-        update(run, r -> r.withStatus(TaskStatus.INPUT_REQUIRED, "waiting for the client", clock.instant()));
         try {
             if (!exchange.modern()) {
+                update(run, r -> r.withStatus(TaskStatus.INPUT_REQUIRED, "waiting for the client", clock.instant()));
                 return legacyAsk.get();
             }
             CompletableFuture<JsonNode> answer = run.answers.computeIfAbsent(key, k -> new CompletableFuture<>());
