@@ -380,7 +380,8 @@ final class DefaultServerChannel implements ServerChannel {
         ObjectNode result = Json.object();
         result.put("resultType", "input_required");
         result.set("_meta", server.serverInfoMeta());
-        result.putObject("inputRequests").set(signal.key, signal.inputRequest);
+        ObjectNode requests = result.putObject("inputRequests");
+        signal.inputRequests.forEach(requests::set);
         ObjectNode answers = exchange.answers != null ? exchange.answers : Json.object();
         String binding = RequestStateSealer.binding(exchange.request.method(), exchange.params);
         result.put("requestState", server.sealer().seal(binding, answers));

@@ -1,7 +1,8 @@
 package dev.tern.server;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +24,6 @@ import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.protocol.model.Root;
 
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -174,44 +174,89 @@ final class Exchange implements RequestContext {
 
     @Override
     public ElicitResult elicit(String message, ObjectNode requestedSchema) {
-        ObjectNode p = Json.object();
-        if (!modern()) {
-            p.put("mode", "form");
-        }
-        p.put("message", message);
-        p.set("requestedSchema", requestedSchema);
-        requireCapability("elicitation", "form");
-        return convert(askClient("elicitation", "elicitation/create", p), ElicitResult.class);
+        String key = "elicitation-" + (++inputOrdinal);
+        return ask(Map.of(key, InputRequest.elicit(message, requestedSchema))).elicitation(key);
     }
 
     @Override
     public ElicitResult elicitUrl(String message, String url, String elicitationId) {
-        ObjectNode p = Json.object();
-        p.put("mode", "url");
-        p.put("message", message);
-        p.put("url", url);
-        if (!modern()) {
-            p.put("elicitationId", elicitationId);
-        }
-        requireCapability("elicitation", "url");
-        return convert(askClient("elicitation", "elicitation/create", p), ElicitResult.class);
+        String key = "elicitation-" + (++inputOrdinal);
+        return ask(Map.of(key, InputRequest.elicitUrl(message, url, elicitationId))).elicitation(key);
     }
 
     @Override
     public CreateMessageResult sample(ObjectNode params) {
-        requireCapability("sampling", null);
-        return convert(askClient("sampling", "sampling/createMessage", params), CreateMessageResult.class);
+        String key = "sampling-" + (++inputOrdinal);
+        return ask(Map.of(key, InputRequest.sample(params))).sampling(key);
     }
 
     @Override
     public List<Root> roots() {
-        requireCapability("roots", null);
-        JsonNode result = askClient("roots", "roots/list", null);
-        List<Root> roots = new ArrayList<>();
-        for (JsonNode r : result.path("roots")) {
-            roots.add(convert(r, Root.class));
+        String key = "roots-" + (++inputOrdinal);
+        return ask(Map.of(key, InputRequest.roots())).roots(key);
+    }
+
+    @Override
+    public InputAnswers ask(Map<String, InputRequest> requests) {
+        cancellation().throwIfCancelled();
+        for (InputRequest r : requests.values()) {
+            requireCapability(r);
         }
-        return roots;
+        Map<String, JsonNode> answered = new LinkedHashMap<>();
+        Map<String, ObjectNode> missing = new LinkedHashMap<>();
+        for (Map.Entry<String, InputRequest> e : requests.entrySet()) {
+            String key = e.getKey();
+            ObjectNode params = adapt(e.getValue());
+            if (task != null) {
+                ObjectNode inputRequest = inputRequest(e.getValue().method(), params);
+                answered.put(key, channel.server().tasks().ask(task, this, key, inputRequest,
+                        () -> sendAndWait(e.getValue().method(), withRelatedTask(params))));
+            } else if (modern()) {
+                JsonNode answer = answers == null ? null : answers.get(key);
+                if (answer != null) {
+                    answered.put(key, answer);
+                } else {
+                    missing.put(key, inputRequest(e.getValue().method(), params));
+                }
+            } else {
+                answered.put(key, sendAndWait(e.getValue().method(), params));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new InputRequiredSignal(missing);
+        }
+        return new InputAnswers(answered);
+    }
+
+    private static ObjectNode inputRequest(String method, ObjectNode params) {
+        ObjectNode inputRequest = Json.object();
+        inputRequest.put("method", method);
+        if (params != null) {
+            inputRequest.set("params", params);
+        }
+        return inputRequest;
+    }
+
+    /** Shapes an input request's params for this revision. */
+    private ObjectNode adapt(InputRequest request) {
+        ObjectNode p = request.params() == null ? null : request.params().deepCopy();
+        if (p != null && request.method().equals("elicitation/create")) {
+            if (modern()) {
+                p.remove("elicitationId");
+            } else if (version == ProtocolVersion.V2025_11_25 && !p.has("mode")) {
+                p.put("mode", "form");
+            }
+        }
+        return p;
+    }
+
+    private void requireCapability(InputRequest request) {
+        switch (request.method()) {
+            case "elicitation/create" -> requireCapability("elicitation", request.isUrlElicitation() ? "url" : "form");
+            case "sampling/createMessage" -> requireCapability("sampling", null);
+            case "roots/list" -> requireCapability("roots", null);
+            default -> throw new IllegalArgumentException("Not an input request method: " + request.method());
+        }
     }
 
     private void requireCapability(String capability, String mode) {
@@ -236,34 +281,6 @@ final class Exchange implements RequestContext {
             throw new McpException(-32021, "Missing required client capability: " + what, data);
         }
         throw new McpException(ErrorCodes.INVALID_REQUEST, "The client did not declare the " + what + " capability");
-    }
-
-    /** Asks the client: a request and a wait (legacy), or an answer from the retry or an input_required end (modern). */
-    private JsonNode askClient(String prefix, String method, ObjectNode p) {
-        cancellation().throwIfCancelled();
-        if (task != null) {
-            String key = prefix + "-" + (++inputOrdinal);
-            ObjectNode inputRequest = Json.object();
-            inputRequest.put("method", method);
-            if (p != null) {
-                inputRequest.set("params", p);
-            }
-            return channel.server().tasks().ask(task, this, key, inputRequest, () -> sendAndWait(method, withRelatedTask(p)));
-        }
-        if (modern()) {
-            String key = prefix + "-" + (++inputOrdinal);
-            JsonNode answer = answers == null ? null : answers.get(key);
-            if (answer != null) {
-                return answer;
-            }
-            ObjectNode inputRequest = Json.object();
-            inputRequest.put("method", method);
-            if (p != null) {
-                inputRequest.set("params", p);
-            }
-            throw new InputRequiredSignal(key, inputRequest);
-        }
-        return sendAndWait(method, p);
     }
 
     private ObjectNode withRelatedTask(ObjectNode p) {
@@ -298,14 +315,6 @@ final class Exchange implements RequestContext {
             Thread.currentThread().interrupt();
             channel.cancelClientRequest(outgoing.id(), request.id(), "request cancelled");
             throw new CancellationException("interrupted");
-        }
-    }
-
-    private static <T> T convert(JsonNode node, Class<T> type) {
-        try {
-            return Json.mapper().treeToValue(node, type);
-        } catch (JacksonException e) {
-            throw new McpException(ErrorCodes.INVALID_PARAMS, "Malformed answer from the client: " + e.getOriginalMessage());
         }
     }
 }

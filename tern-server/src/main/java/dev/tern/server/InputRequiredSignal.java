@@ -4,12 +4,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Ends a 2026-07-28 handler run that needs input from the client; becomes an {@code input_required} result. */
 final class InputRequiredSignal extends RuntimeException {
-    final String key;
-    final transient ObjectNode inputRequest;
+    final transient java.util.Map<String, ObjectNode> inputRequests;
 
-    InputRequiredSignal(String key, ObjectNode inputRequest) {
-        super("input required: " + key, null, false, false);
-        this.key = key;
-        this.inputRequest = inputRequest;
+    InputRequiredSignal(java.util.Map<String, ObjectNode> inputRequests) {
+        super("input required: " + inputRequests.keySet(), null, false, false);
+        this.inputRequests = inputRequests;
     }
 }

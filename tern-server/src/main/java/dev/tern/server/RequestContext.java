@@ -67,4 +67,11 @@ public interface RequestContext {
 
     /** The client's roots. */
     List<Root> roots();
+
+    /**
+     * Asks the client several things at once, each under a key the handler chooses (unique within the request). In
+     * 2026-07-28 every unanswered request goes out in one {@code input_required} result and the handler runs again
+     * with the answers; in a legacy session the requests are sent one after another.
+     */
+    InputAnswers ask(java.util.Map<String, InputRequest> requests);
 }
