@@ -360,7 +360,7 @@ class JavaSdkClientStdioTest {
                     .initializationTimeout(TIMEOUT)
                     .enableCallToolSchemaCaching(true)
                     .capabilities(ClientCapabilities.builder().roots(true).sampling().elicitation(true, true).build())
-                    .roots(new Root("file:///workspace/project", "project"))
+                    .roots(new Root("file:///projects/project", "project"))
                     .progressConsumer(progress::add)
                     .loggingConsumer(logs::add)
                     .elicitation(request -> {
@@ -512,13 +512,13 @@ class JavaSdkClientStdioTest {
             CallToolResult first = client.callTool(call("list_roots", Map.of()));
             assertThat(first.isError()).isNotEqualTo(Boolean.TRUE);
             assertThat(asMap(first.structuredContent()).get("roots"))
-                    .isEqualTo(List.of(Map.of("uri", "file:///workspace/project", "name", "project")));
+                    .isEqualTo(List.of(Map.of("uri", "file:///projects/project", "name", "project")));
 
-            client.addRoot(new Root("file:///workspace/docs", "docs"));
+            client.addRoot(new Root("file:///projects/docs", "docs"));
             CallToolResult second = client.callTool(call("list_roots", Map.of()));
             assertThat(asList(asMap(second.structuredContent()).get("roots")))
-                    .containsExactlyInAnyOrder(Map.of("uri", "file:///workspace/project", "name", "project"),
-                            Map.of("uri", "file:///workspace/docs", "name", "docs"));
+                    .containsExactlyInAnyOrder(Map.of("uri", "file:///projects/project", "name", "project"),
+                            Map.of("uri", "file:///projects/docs", "name", "docs"));
             // the SDK told the server about the change
             assertThat(transport.sent()).anySatisfy(m -> assertThat(m).isInstanceOfSatisfying(JSONRPCNotification.class,
                     n -> assertThat(n.method()).isEqualTo(McpSchema.METHOD_NOTIFICATION_ROOTS_LIST_CHANGED)));
