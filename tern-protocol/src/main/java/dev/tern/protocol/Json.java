@@ -45,8 +45,8 @@ public final class Json {
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .changeDefaultPropertyInclusion(incl -> incl
-                        .withValueInclusion(JsonInclude.Include.NON_NULL)
-                        .withContentInclusion(JsonInclude.Include.NON_NULL))
+                        .withValueInclusion(JsonInclude.Include.NON_ABSENT)
+                        .withContentInclusion(JsonInclude.Include.NON_ABSENT))
                 .build();
     }
 }

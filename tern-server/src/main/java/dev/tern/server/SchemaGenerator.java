@@ -54,15 +54,19 @@ final class SchemaGenerator {
     }
 
     static ObjectNode inputSchema(Type type) {
-        ObjectNode schema = schema(type, new HashSet<>());
+        ObjectNode schema = schema(type, new HashSet<>(), false);
         if (!"object".equals(schema.path("type").asString(""))) {
             throw new IllegalArgumentException("tool arguments must be an object type (a record or a map), was " + type.getTypeName());
         }
         return schema;
     }
 
+    /**
+     * The schema of what a tool returns. Null fields are left out of results, so only components that cannot be
+     * null (primitives) are required.
+     */
     static ObjectNode outputSchema(Type type) {
-        ObjectNode schema = schema(type, new HashSet<>());
+        ObjectNode schema = schema(type, new HashSet<>(), true);
         if (!"object".equals(schema.path("type").asString(""))) {
             throw new IllegalArgumentException("tool output must be an object type (a record or a map), was " + type.getTypeName());
         }
@@ -75,7 +79,7 @@ final class SchemaGenerator {
         ObjectNode props = schema.putObject("properties");
         ArrayNode required = Json.mapper().createArrayNode();
         for (Property p : properties) {
-            ObjectNode ps = schema(p.type(), new HashSet<>());
+            ObjectNode ps = schema(p.type(), new HashSet<>(), false);
             describe(ps, p.description(), p.defaultValue());
             props.set(p.name(), ps);
             if (p.required() && p.defaultValue() == null && !isOptional(p.type())) {
@@ -107,7 +111,7 @@ final class SchemaGenerator {
         return raw == Optional.class || raw == OptionalInt.class || raw == OptionalLong.class || raw == OptionalDouble.class;
     }
 
-    static ObjectNode schema(Type type, Set<Type> inProgress) {
+    static ObjectNode schema(Type type, Set<Type> inProgress, boolean output) {
         ObjectNode s = Json.object();
         Class<?> raw = raw(type);
         if (raw == String.class || raw == char.class || raw == Character.class || raw == CharSequence.class
@@ -148,18 +152,18 @@ final class SchemaGenerator {
                 values.add(Json.mapper().valueToTree(constant).asString(((Enum<?>) constant).name()));
             }
         } else if (raw == Optional.class) {
-            return schema(typeArgument(type, 0), inProgress);
+            return schema(typeArgument(type, 0), inProgress, output);
         } else if (raw.isArray() || type instanceof GenericArrayType) {
             if (raw == byte[].class) {
                 s.put("type", "string");
                 s.put("contentEncoding", "base64");
             } else {
                 s.put("type", "array");
-                s.set("items", schema(componentType(type), inProgress));
+                s.set("items", schema(componentType(type), inProgress, output));
             }
         } else if (Collection.class.isAssignableFrom(raw)) {
             s.put("type", "array");
-            s.set("items", schema(typeArgument(type, 0), inProgress));
+            s.set("items", schema(typeArgument(type, 0), inProgress, output));
             if (Set.class.isAssignableFrom(raw)) {
                 s.put("uniqueItems", true);
             }
@@ -167,7 +171,7 @@ final class SchemaGenerator {
             s.put("type", "object");
             Type valueType = typeArgument(type, 1);
             if (raw(valueType) != Object.class) {
-                s.set("additionalProperties", schema(valueType, inProgress));
+                s.set("additionalProperties", schema(valueType, inProgress, output));
             }
         } else if (raw.isRecord()) {
             if (!inProgress.add(raw)) {
@@ -181,11 +185,12 @@ final class SchemaGenerator {
                 Arg arg = c.getAnnotation(Arg.class);
                 JsonProperty jp = c.getAnnotation(JsonProperty.class);
                 String name = jp != null && !jp.value().isEmpty() ? jp.value() : c.getName();
-                ObjectNode cs = schema(c.getGenericType(), inProgress);
+                ObjectNode cs = schema(c.getGenericType(), inProgress, output);
                 String defaultValue = arg == null || arg.defaultValue().isEmpty() ? null : arg.defaultValue();
                 describe(cs, arg == null ? null : arg.description(), defaultValue);
                 props.set(name, cs);
-                boolean optional = isOptional(c.getGenericType()) || (arg != null && !arg.required()) || defaultValue != null;
+                boolean optional = isOptional(c.getGenericType()) || (arg != null && !arg.required()) || defaultValue != null
+                        || (output && !c.getType().isPrimitive());
                 if (!optional) {
                     required.add(name);
                 }
