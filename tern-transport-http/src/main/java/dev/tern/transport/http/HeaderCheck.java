@@ -121,8 +121,12 @@ final class HeaderCheck {
     /** The value of a header, Base64 sentinel decoded; {@code null} when malformed. */
     static String decode(String value) {
         if (value.startsWith("=?base64?") && value.endsWith("?=") && value.length() >= 11) {
+            String encoded = value.substring(9, value.length() - 2);
+            if (encoded.length() % 4 != 0) {
+                return null;
+            }
             try {
-                return new String(Base64.getDecoder().decode(value.substring(9, value.length() - 2)), StandardCharsets.UTF_8);
+                return new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
                 return null;
             }

@@ -141,6 +141,7 @@ public final class HttpServerTransport implements AutoCloseable {
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                         ? new Http2ServerUpgradeCodec(http2FrameCodec(), http2Multiplexer()) : null,
                 options.limits().maxMessageBytes());
+        // Prior knowledge: the HTTP/1.1 handler stays in front and passes the HTTP/2 bytes through.
         ChannelHandler priorKnowledge = new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {

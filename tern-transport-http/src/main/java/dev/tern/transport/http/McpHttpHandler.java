@@ -54,6 +54,10 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof io.netty.handler.codec.http.HttpObject)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
         try {
             if (msg instanceof HttpRequest req) {
                 onRequest(ctx, req);
