@@ -18,6 +18,7 @@ public final class TernProcess implements AutoCloseable {
     private final Process process;
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrPump;
+    private volatile String url;
 
     private TernProcess(List<String> command) throws IOException {
         this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
@@ -47,6 +48,36 @@ public final class TernProcess implements AutoCloseable {
     /** Starts {@code tern serve --stdio --example NAME} plus {@code extraArgs}. */
     public static TernProcess stdio(String example, String... extraArgs) throws IOException {
         return new TernProcess(command(example, extraArgs));
+    }
+
+    /**
+     * Starts {@code tern serve --example NAME --port 0} over Streamable HTTP and waits until it prints its URL.
+     */
+    public static TernProcess http(String example, String... extraArgs) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-cp", classpath(),
+                "dev.tern.cli.Main", "serve", "--example", example, "--port", "0"));
+        command.addAll(List.of(extraArgs));
+        TernProcess process = new TernProcess(command);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        java.util.regex.Pattern url = java.util.regex.Pattern.compile("at (https?://\\S+)");
+        while (System.nanoTime() < deadline) {
+            java.util.regex.Matcher m = url.matcher(process.stderr());
+            if (m.find()) {
+                process.url = m.group(1);
+                return process;
+            }
+            if (!process.process.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        process.close();
+        throw new IllegalStateException("tern serve did not print its URL; stderr:\n" + process.stderr());
+    }
+
+    /** The endpoint URL of a process started with {@link #http}. */
+    public String url() {
+        return url;
     }
 
     /** The command line that starts {@code tern serve --stdio --example NAME}, for clients that spawn it themselves. */
