@@ -16,7 +16,18 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code. */
     public static int run(String... args) {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return run(System.getenv(), args);
+    }
+
+    static int run(java.util.Map<String, String> env, String... args) {
+        CommandLine commandLine = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        try {
+            commandLine.setDefaultValueProvider(ConfigDefaults.from(java.util.List.of(args), env));
+        } catch (java.io.IOException e) {
+            System.err.println("tern: cannot read the config file: " + e.getMessage());
+            return 2;
+        }
+        return commandLine.execute(args);
     }
 
     @Override

@@ -19,11 +19,18 @@ import picocli.CommandLine;
 @CommandLine.Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve an MCP server.",
             "By default over Streamable HTTP on http://127.0.0.1:8080/mcp (both protocol eras, HTTP/1.1 and h2c); "
-                + "with --stdio over stdin/stdout (newline-delimited JSON; logs on stderr)."})
+                + "with --stdio over stdin/stdout (newline-delimited JSON; logs on stderr)."},
+        footer = {"", "Every option can also come from an environment variable (TERN_PORT for --port, TERN_TLS for --tls, ...)",
+            "or a properties file (--config FILE or TERN_CONFIG; keys are option names without dashes: port=9000).",
+            "Precedence: command line, then environment, then config file, then the defaults shown."})
 final class ServeCommand implements Callable<Integer> {
 
     @CommandLine.Option(names = "--stdio", description = "Serve over stdin/stdout instead of HTTP.")
     boolean stdio;
+
+    @CommandLine.Option(names = "--config", paramLabel = "FILE",
+            description = "A properties file with option values (see below).")
+    java.nio.file.Path config;
 
     @CommandLine.Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
             description = "Address to bind (default: ${DEFAULT-VALUE}; other hosts must be allowed explicitly).")

@@ -1,0 +1,56 @@
+package dev.tern.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+class ConfigDefaultsTest {
+    @TempDir
+    Path dir;
+
+    private ServeCommand parse(Map<String, String> env, String... args) throws Exception {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setDefaultValueProvider(ConfigDefaults.from(List.of(args), env));
+        CommandLine.ParseResult result = cl.parseArgs(args);
+        return (ServeCommand) result.subcommand().commandSpec().userObject();
+    }
+
+    @Test
+    void commandLineBeatsEnvironmentBeatsFileBeatsDefaults() throws Exception {
+        Path file = dir.resolve("tern.properties");
+        Files.writeString(file, "port=9001\npath=/from-file\nexample=conformance\nshutdown-timeout=PT9S\n");
+
+        ServeCommand defaults = parse(Map.of(), "serve");
+        assertThat(defaults.port).isEqualTo(8080);
+        assertThat(defaults.path).isEqualTo("/mcp");
+        assertThat(defaults.example).isEqualTo("user-directory");
+
+        ServeCommand fromFile = parse(Map.of(), "serve", "--config", file.toString());
+        assertThat(fromFile.port).isEqualTo(9001);
+        assertThat(fromFile.path).isEqualTo("/from-file");
+        assertThat(fromFile.shutdownTimeout).isEqualTo(Duration.ofSeconds(9));
+
+        ServeCommand fromEnv = parse(Map.of("TERN_PORT", "9002", "TERN_CONFIG", file.toString(), "TERN_STDIO", "true"), "serve");
+        assertThat(fromEnv.port).isEqualTo(9002);
+        assertThat(fromEnv.path).isEqualTo("/from-file");
+        assertThat(fromEnv.stdio).isTrue();
+
+        ServeCommand fromFlags = parse(Map.of("TERN_PORT", "9002"), "serve", "--config=" + file, "--port", "9003");
+        assertThat(fromFlags.port).isEqualTo(9003);
+        assertThat(fromFlags.example).isEqualTo("conformance");
+    }
+
+    @Test
+    void anUnreadableConfigFileIsReported() {
+        assertThat(Main.run(Map.of(), "serve", "--config", dir.resolve("missing.properties").toString())).isEqualTo(2);
+    }
+}
