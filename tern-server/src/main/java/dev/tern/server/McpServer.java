@@ -223,7 +223,11 @@ public final class McpServer implements AutoCloseable {
         private Implementation info = Implementation.of("tern", "0.1.0");
         private String instructions;
         private final FeatureRegistry registry = new FeatureRegistry();
-        private ServerConfig config = ServerConfig.defaults();
+        private int pageSize = 100;
+        private Duration handlerTimeout = Duration.ofMinutes(5);
+        private Duration clientRequestTimeout = Duration.ofMinutes(2);
+        private Duration listChangedDelay = Duration.ofMillis(50);
+        private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
         private byte[] requestStateKey;
         private TaskStore taskStore;
 
@@ -279,41 +283,31 @@ public final class McpServer implements AutoCloseable {
             if (pageSize <= 0) {
                 throw new IllegalArgumentException("pageSize: " + pageSize + " (expected: > 0)");
             }
-            config = new ServerConfig(pageSize, config.handlerTimeout(), config.clientRequestTimeout(),
-                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
-                    config.cacheScope(), config.defaultLogLevel());
+            this.pageSize = pageSize;
             return this;
         }
 
         /** How long a tool, resource or prompt handler may run before it is cancelled (default 5 minutes). */
         public Builder handlerTimeout(Duration timeout) {
-            config = new ServerConfig(config.pageSize(), positive("handlerTimeout", timeout), config.clientRequestTimeout(),
-                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
-                    config.cacheScope(), config.defaultLogLevel());
+            this.handlerTimeout = positive("handlerTimeout", timeout);
             return this;
         }
 
         /** How long to wait for the client to answer an elicitation, sampling or roots request (default 2 minutes). */
         public Builder clientRequestTimeout(Duration timeout) {
-            config = new ServerConfig(config.pageSize(), config.handlerTimeout(), positive("clientRequestTimeout", timeout),
-                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
-                    config.cacheScope(), config.defaultLogLevel());
+            this.clientRequestTimeout = positive("clientRequestTimeout", timeout);
             return this;
         }
 
         /** The window within which list changes are coalesced into one notification (default 50 ms). */
         public Builder listChangedDelay(Duration delay) {
-            config = new ServerConfig(config.pageSize(), config.handlerTimeout(), config.clientRequestTimeout(),
-                    Objects.requireNonNull(delay, "delay"), config.requestStateLifetime(), config.listTtlMs(),
-                    config.readTtlMs(), config.cacheScope(), config.defaultLogLevel());
+            this.listChangedDelay = Objects.requireNonNull(delay, "delay");
             return this;
         }
 
         /** The least severe log level sent to a legacy session that has not called {@code logging/setLevel}. */
         public Builder defaultLogLevel(LoggingLevel level) {
-            config = new ServerConfig(config.pageSize(), config.handlerTimeout(), config.clientRequestTimeout(),
-                    config.listChangedDelay(), config.requestStateLifetime(), config.listTtlMs(), config.readTtlMs(),
-                    config.cacheScope(), Objects.requireNonNull(level, "level"));
+            this.defaultLogLevel = Objects.requireNonNull(level, "level");
             return this;
         }
 
@@ -337,7 +331,8 @@ public final class McpServer implements AutoCloseable {
         }
 
         private ServerConfig config() {
-            return config;
+            return new ServerConfig(pageSize, handlerTimeout, clientRequestTimeout, listChangedDelay,
+                    Duration.ofMinutes(10), 60_000, 0, "public", defaultLogLevel);
         }
 
         private static Duration positive(String name, Duration d) {

@@ -123,41 +123,39 @@ final class Methods {
     }
 
     private static ObjectNode listTools(Exchange e) {
-        Cursors.Page<ToolSpec> page = page(e, e.channel.server().registry().tools());
-        ObjectNode result = Json.object();
-        ArrayNode tools = result.putArray("tools");
-        for (ToolSpec t : page.items()) {
+        boolean withExecution = e.version == ProtocolVersion.V2025_11_25;
+        return list(e, e.channel.server().registry().tools(), "tools", t -> {
             ObjectNode tool = Json.mapper().valueToTree(t.tool());
-            if (e.version != ProtocolVersion.V2025_11_25) {
+            if (!withExecution) {
                 tool.remove("execution");
             }
-            tools.add(tool);
-        }
-        return withCursor(result, page);
+            return tool;
+        });
     }
 
     private static ObjectNode listResources(Exchange e) {
-        Cursors.Page<ResourceSpec> page = page(e, e.channel.server().registry().resources());
-        ObjectNode result = Json.object();
-        ArrayNode items = result.putArray("resources");
-        page.items().forEach(r -> items.add(Json.mapper().valueToTree(r.resource())));
-        return withCursor(result, page);
+        return list(e, e.channel.server().registry().resources(), "resources", r -> Json.mapper().valueToTree(r.resource()));
     }
 
     private static ObjectNode listTemplates(Exchange e) {
-        Cursors.Page<ResourceTemplateSpec> page = page(e, e.channel.server().registry().templates());
-        ObjectNode result = Json.object();
-        ArrayNode items = result.putArray("resourceTemplates");
-        page.items().forEach(t -> items.add(Json.mapper().valueToTree(t.template())));
-        return withCursor(result, page);
+        return list(e, e.channel.server().registry().templates(), "resourceTemplates",
+                t -> Json.mapper().valueToTree(t.template()));
     }
 
     private static ObjectNode listPrompts(Exchange e) {
-        Cursors.Page<PromptSpec> page = page(e, e.channel.server().registry().prompts());
+        return list(e, e.channel.server().registry().prompts(), "prompts", p -> Json.mapper().valueToTree(p.prompt()));
+    }
+
+    /** One page of a list result: the items under {@code field} and the next cursor, if any. */
+    private static <T> ObjectNode list(Exchange e, List<T> all, String field, java.util.function.Function<T, JsonNode> render) {
+        Cursors.Page<T> page = page(e, all);
         ObjectNode result = Json.object();
-        ArrayNode items = result.putArray("prompts");
-        page.items().forEach(p -> items.add(Json.mapper().valueToTree(p.prompt())));
-        return withCursor(result, page);
+        ArrayNode items = result.putArray(field);
+        page.items().forEach(item -> items.add(render.apply(item)));
+        if (page.nextCursor() != null) {
+            result.put("nextCursor", page.nextCursor());
+        }
+        return result;
     }
 
     private static <T> Cursors.Page<T> page(Exchange e, List<T> all) {
@@ -167,13 +165,6 @@ final class Methods {
         }
         return Cursors.page(all, cursor == null || cursor.isNull() ? null : cursor.stringValue(),
                 e.channel.server().config().pageSize());
-    }
-
-    private static ObjectNode withCursor(ObjectNode result, Cursors.Page<?> page) {
-        if (page.nextCursor() != null) {
-            result.put("nextCursor", page.nextCursor());
-        }
-        return result;
     }
 
     // ---------------------------------------------------------------- tools

@@ -42,42 +42,23 @@ public final class PromptSpec {
         return completions;
     }
 
-    public static final class Builder {
+    public static final class Builder extends FeatureBuilder<Builder> {
         private final String name;
-        private String title;
-        private String description;
         private final List<PromptArgument> arguments = new ArrayList<>();
-        private List<Icon> icons;
-        private Map<String, Object> meta;
         private PromptHandler handler;
         private final Map<String, CompletionHandler> completions = new HashMap<>();
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder title(String title) {
-            this.title = title;
-            return this;
-        }
-
-        public Builder description(String description) {
-            this.description = description;
-            return this;
-        }
-
         public Builder argument(String name, String description, boolean required) {
             arguments.add(new PromptArgument(name, null, description, required));
-            return this;
-        }
-
-        public Builder icons(Icon... icons) {
-            this.icons = List.of(icons);
-            return this;
-        }
-
-        public Builder meta(Map<String, Object> meta) {
-            this.meta = meta;
             return this;
         }
 

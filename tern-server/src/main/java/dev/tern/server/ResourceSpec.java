@@ -1,6 +1,5 @@
 package dev.tern.server;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -37,31 +36,22 @@ public final class ResourceSpec {
         return handler;
     }
 
-    public static final class Builder {
+    public static final class Builder extends FeatureBuilder<Builder> {
         private final String uri;
         private final String name;
-        private String title;
-        private String description;
         private String mimeType;
         private Long size;
         private Annotations annotations;
-        private List<Icon> icons;
-        private Map<String, Object> meta;
         private ResourceHandler handler;
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         private Builder(String uri, String name) {
             this.uri = Objects.requireNonNull(uri, "uri");
             this.name = Objects.requireNonNull(name, "name");
-        }
-
-        public Builder title(String title) {
-            this.title = title;
-            return this;
-        }
-
-        public Builder description(String description) {
-            this.description = description;
-            return this;
         }
 
         public Builder mimeType(String mimeType) {
@@ -76,16 +66,6 @@ public final class ResourceSpec {
 
         public Builder annotations(Annotations annotations) {
             this.annotations = annotations;
-            return this;
-        }
-
-        public Builder icons(Icon... icons) {
-            this.icons = List.of(icons);
-            return this;
-        }
-
-        public Builder meta(Map<String, Object> meta) {
-            this.meta = meta;
             return this;
         }
 
@@ -119,10 +99,6 @@ public final class ResourceSpec {
             }
             return new ResourceSpec(new dev.tern.protocol.model.Resource(uri, name, title, description, mimeType, size,
                     annotations, icons, meta), handler);
-        }
-
-        static byte[] utf8(String s) {
-            return s.getBytes(StandardCharsets.UTF_8);
         }
     }
 }

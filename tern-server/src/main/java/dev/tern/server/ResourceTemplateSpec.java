@@ -44,31 +44,22 @@ public final class ResourceTemplateSpec {
         return completions;
     }
 
-    public static final class Builder {
+    public static final class Builder extends FeatureBuilder<Builder> {
         private final String uriTemplate;
         private final String name;
-        private String title;
-        private String description;
         private String mimeType;
         private Annotations annotations;
-        private List<Icon> icons;
-        private Map<String, Object> meta;
         private ResourceHandler handler;
         private final Map<String, CompletionHandler> completions = new HashMap<>();
+
+        @Override
+        Builder self() {
+            return this;
+        }
 
         private Builder(String uriTemplate, String name) {
             this.uriTemplate = Objects.requireNonNull(uriTemplate, "uriTemplate");
             this.name = Objects.requireNonNull(name, "name");
-        }
-
-        public Builder title(String title) {
-            this.title = title;
-            return this;
-        }
-
-        public Builder description(String description) {
-            this.description = description;
-            return this;
         }
 
         public Builder mimeType(String mimeType) {
@@ -78,16 +69,6 @@ public final class ResourceTemplateSpec {
 
         public Builder annotations(Annotations annotations) {
             this.annotations = annotations;
-            return this;
-        }
-
-        public Builder icons(Icon... icons) {
-            this.icons = List.of(icons);
-            return this;
-        }
-
-        public Builder meta(Map<String, Object> meta) {
-            this.meta = meta;
             return this;
         }
 

@@ -15,9 +15,4 @@ record ServerConfig(
         long readTtlMs,
         String cacheScope,
         LoggingLevel defaultLogLevel) {
-
-    static ServerConfig defaults() {
-        return new ServerConfig(100, Duration.ofMinutes(5), Duration.ofMinutes(2), Duration.ofMillis(50),
-                Duration.ofMinutes(10), 60_000, 0, "public", LoggingLevel.INFO);
-    }
 }

@@ -364,38 +364,11 @@ final class Tasks {
     }
 
     static ObjectNode legacyTask(TaskRecord t) {
-        ObjectNode n = Json.object();
-        n.put("taskId", t.taskId());
-        n.put("status", t.status().wire());
-        if (t.statusMessage() != null) {
-            n.put("statusMessage", t.statusMessage());
-        }
-        n.put("createdAt", t.createdAt().toString());
-        n.put("lastUpdatedAt", t.lastUpdatedAt().toString());
-        if (t.ttlMs() == null) {
-            n.putNull("ttl");
-        } else {
-            n.put("ttl", t.ttlMs());
-        }
-        n.put("pollInterval", t.pollIntervalMs());
-        return n;
+        return task(t, "ttl", "pollInterval");
     }
 
     static ObjectNode modernTask(TaskRecord t) {
-        ObjectNode n = Json.object();
-        n.put("taskId", t.taskId());
-        n.put("status", t.status().wire());
-        if (t.statusMessage() != null) {
-            n.put("statusMessage", t.statusMessage());
-        }
-        n.put("createdAt", t.createdAt().toString());
-        n.put("lastUpdatedAt", t.lastUpdatedAt().toString());
-        if (t.ttlMs() == null) {
-            n.putNull("ttlMs");
-        } else {
-            n.put("ttlMs", t.ttlMs());
-        }
-        n.put("pollIntervalMs", t.pollIntervalMs());
+        ObjectNode n = task(t, "ttlMs", "pollIntervalMs");
         if (t.status() == TaskStatus.COMPLETED && t.result() != null) {
             n.set("result", t.result());
         }
@@ -410,6 +383,25 @@ final class Tasks {
         if (t.status() == TaskStatus.INPUT_REQUIRED && t.inputRequests() != null) {
             n.set("inputRequests", t.inputRequests());
         }
+        return n;
+    }
+
+    /** The fields both eras share; the 2026-07-28 extension renamed ttl and pollInterval. */
+    private static ObjectNode task(TaskRecord t, String ttlField, String pollField) {
+        ObjectNode n = Json.object();
+        n.put("taskId", t.taskId());
+        n.put("status", t.status().wire());
+        if (t.statusMessage() != null) {
+            n.put("statusMessage", t.statusMessage());
+        }
+        n.put("createdAt", t.createdAt().toString());
+        n.put("lastUpdatedAt", t.lastUpdatedAt().toString());
+        if (t.ttlMs() == null) {
+            n.putNull(ttlField);
+        } else {
+            n.put(ttlField, t.ttlMs());
+        }
+        n.put(pollField, t.pollIntervalMs());
         return n;
     }
 }

@@ -51,31 +51,22 @@ public final class ToolSpec {
     }
 
     /** Builds a {@link ToolSpec}; {@link #build()} checks the name and that a handler is set. */
-    public static final class Builder {
+    public static final class Builder extends FeatureBuilder<Builder> {
         private final String name;
-        private String title;
-        private String description;
         private ObjectNode inputSchema;
         private ObjectNode outputSchema;
         private ToolAnnotations annotations;
-        private List<Icon> icons;
         private String taskSupport;
-        private Map<String, Object> meta;
         private ToolHandler handler;
         private java.util.function.Function<Boolean, ToolHandler> typedHandler;
 
+        @Override
+        Builder self() {
+            return this;
+        }
+
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
-        }
-
-        public Builder title(String title) {
-            this.title = title;
-            return this;
-        }
-
-        public Builder description(String description) {
-            this.description = description;
-            return this;
         }
 
         /** The input JSON Schema (2020-12); root {@code "type": "object"}. */
@@ -101,22 +92,12 @@ public final class ToolSpec {
             return this;
         }
 
-        public Builder icons(Icon... icons) {
-            this.icons = List.of(icons);
-            return this;
-        }
-
         /** "forbidden" (default), "optional" or "required": whether the tool may run as a task. */
         public Builder taskSupport(String taskSupport) {
             if (!List.of("forbidden", "optional", "required").contains(taskSupport)) {
                 throw new IllegalArgumentException("taskSupport: " + taskSupport + " (expected: forbidden, optional or required)");
             }
             this.taskSupport = taskSupport;
-            return this;
-        }
-
-        public Builder meta(Map<String, Object> meta) {
-            this.meta = meta;
             return this;
         }
 
