@@ -82,7 +82,7 @@ public final class ConformanceServer {
             "test_input_required_result_capabilities", "greet", "slow_compute", "failing_job", "protocol_error_job",
             "confirm_delete", "multi_input", "test_tool_with_task");
 
-    /** The tools that run as tasks (task support "required"). */
+    /** The tools that run as tasks: task support "required", except {@code slow_compute} (see below). */
     static final List<String> TASK_TOOLS = List.of("slow_compute", "failing_job", "protocol_error_job", "confirm_delete",
             "multi_input", "test_tool_with_task");
 

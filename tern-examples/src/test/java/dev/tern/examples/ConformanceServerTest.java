@@ -34,8 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Drives {@link ConformanceServer} the way the official conformance suite does and checks what its scenarios check,
- * scenario by scenario, in a legacy 2025-11-25 session and over the stateless 2026-07-28 protocol. Every message the
- * server sends is also checked against the official schema of the revision when the client closes.
+ * scenario by scenario, in a legacy 2025-11-25 session and over the stateless 2026-07-28 protocol: the
+ * {@code input_required} keys and batching, and the task fixtures as 2025-11-25 experimental tasks and as tasks of the
+ * 2026-07-28 tasks extension. Every message the server sends is also checked against the official schema of the
+ * revision when the client closes.
  */
 class ConformanceServerTest {
     private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
@@ -1257,6 +1259,22 @@ class ConformanceServerTest {
         }
 
         @Test
+        void slowComputeWithoutTheExtension() {
+            // tasks-capability-negotiation wants a synchronous result here; a "required" tool can only refuse.
+            try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
+                Response response = client.callTool("slow_compute", json("{\"seconds\":0,\"label\":\"capability-no-ext\"}"));
+                if (ConformanceServer.SLOW_COMPUTE_TASK_SUPPORT.equals("required")) {
+                    assertThat(response.errorCode()).isEqualTo(-32021);
+                } else {
+                    JsonNode result = response.result();
+                    assertThat(result.path("resultType").asString("")).isEqualTo("complete");
+                    assertThat(result.has("taskId")).isFalse();
+                    assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Computed capability-no-ext after 0 s");
+                }
+            }
+        }
+
+        @Test
         void perRequestOptInCreatesATask() {
             // tasks-per-request-meta-opt-in: the extension only in this request's _meta
             try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
@@ -1525,7 +1543,9 @@ class ConformanceServerTest {
                 for (JsonNode t : client.request("tools/list", Json.object()).result().path("tools")) {
                     String name = t.path("name").asString("");
                     String support = t.path("execution").path("taskSupport").asString("forbidden");
-                    assertThat(support).as(name).isEqualTo(ConformanceServer.TASK_TOOLS.contains(name) ? "required" : "forbidden");
+                    String expected = name.equals("slow_compute") ? ConformanceServer.SLOW_COMPUTE_TASK_SUPPORT
+                            : ConformanceServer.TASK_TOOLS.contains(name) ? "required" : "forbidden";
+                    assertThat(support).as(name).isEqualTo(expected);
                 }
             }
         }
