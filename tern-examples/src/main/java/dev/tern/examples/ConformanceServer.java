@@ -4,7 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,7 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
+import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
+import dev.tern.protocol.McpException;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.Content;
 import dev.tern.protocol.model.CreateMessageResult;
@@ -25,6 +29,8 @@ import dev.tern.protocol.model.ResourceContents;
 import dev.tern.protocol.model.Root;
 import dev.tern.protocol.model.TextContent;
 import dev.tern.server.Arg;
+import dev.tern.server.InputAnswers;
+import dev.tern.server.InputRequest;
 import dev.tern.server.McpServer;
 import dev.tern.server.PromptSpec;
 import dev.tern.server.RequestContext;
@@ -41,8 +47,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The fixture server the official MCP conformance suite ({@code @modelcontextprotocol/conformance}) expects: the
  * {@code test_*} tools, the {@code test://} resources and template, the {@code test_*} prompts and a completer, for
  * both protocol eras. Elicitation, sampling and roots go through {@link RequestContext}, so a legacy session gets
- * server-to-client requests and a 2026-07-28 client gets {@code input_required} results. {@code tools/list} starts
- * with {@code test_simple_text}, which takes no arguments.
+ * server-to-client requests and a 2026-07-28 client gets {@code input_required} results, under the keys the suite
+ * names. The task fixtures ({@code greet}, {@code slow_compute}, {@code failing_job}, {@code protocol_error_job},
+ * {@code confirm_delete}, {@code multi_input}, {@code test_tool_with_task}) run as 2025-11-25 experimental tasks and
+ * as tasks of the 2026-07-28 tasks extension. {@code tools/list} starts with {@code test_simple_text}, which takes no
+ * arguments.
  */
 public final class ConformanceServer {
     static final String SIMPLE_TEXT = "This is a simple text response for testing.";
@@ -70,7 +79,22 @@ public final class ConformanceServer {
             "test_input_required_result_sampling", "test_input_required_result_list_roots",
             "test_input_required_result_request_state", "test_input_required_result_multiple_inputs",
             "test_input_required_result_multi_round", "test_input_required_result_tampered_state",
-            "test_input_required_result_capabilities");
+            "test_input_required_result_capabilities", "greet", "slow_compute", "failing_job", "protocol_error_job",
+            "confirm_delete", "multi_input", "test_tool_with_task");
+
+    /** The tools that run as tasks: task support "required", except {@code slow_compute} (see below). */
+    static final List<String> TASK_TOOLS = List.of("slow_compute", "failing_job", "protocol_error_job", "confirm_delete",
+            "multi_input", "test_tool_with_task");
+
+    /**
+     * How {@code slow_compute} runs as a task. The suite wants it to be a task whenever the client declares the tasks
+     * extension and to run synchronously otherwise; the server makes a 2026-07-28 task only of "required" tools (and
+     * answers -32021 without the extension), so "required" is the closest it can get.
+     */
+    static final String SLOW_COMPUTE_TASK_SUPPORT = "required";
+    static final Duration FAILING_JOB_DELAY = Duration.ofSeconds(1);
+    static final String FAILING_JOB_TEXT = "failing_job failed: the job reported an error";
+    static final String PROTOCOL_ERROR_TEXT = "protocol_error_job failed with a protocol error";
 
     /** The prompts, in {@code prompts/list} order. */
     static final List<String> PROMPTS = List.of("test_simple_prompt", "test_prompt_with_arguments",
@@ -105,6 +129,7 @@ public final class ConformanceServer {
         clientFeatureTools(b);
         statelessDiagnosticTools(b);
         inputRequiredTools(b);
+        taskTools(b);
         resources(b);
         prompts(b);
         McpServer built = b.build();
@@ -361,76 +386,199 @@ public final class ConformanceServer {
 
     // ---------------------------------------------------------------- multi-round-trip (input_required) tools
 
+    /*
+     * Each tool asks under the keys the conformance suite names. In 2026-07-28 every request of one ask() goes out
+     * in a single input_required result; a legacy session gets them as server-to-client requests, one after another.
+     */
+
     private static void inputRequiredTools(McpServer.Builder b) {
         b.tool(ToolSpec.builder("test_input_required_result_elicitation")
-                .description("Asks the user's name by elicitation, then greets them")
+                .description("Asks the user's name by elicitation (key user_name), then greets them")
                 .handler((ctx, args) -> {
-                    ElicitResult answer = ctx.elicit("What is your name?", nameSchema("name"));
-                    return CallToolResult.text("Hello, " + field(answer, "name", "stranger") + "!");
+                    InputAnswers answers = ctx.ask(Map.of("user_name", askName("What is your name?")));
+                    return CallToolResult.text("Hello, " + field(answers.elicitation("user_name"), "name", "stranger") + "!");
                 })
                 .build());
         b.tool(ToolSpec.builder("test_input_required_result_sampling")
-                .description("Asks the client's model a question by sampling, then returns the answer")
-                .handler((ctx, args) -> CallToolResult.text("The model answered: "
-                        + text(ctx.sample(samplingParams("What is the capital of France?", 100)))))
-                .build());
-        b.tool(ToolSpec.builder("test_input_required_result_list_roots")
-                .description("Asks the client for its roots, then lists them")
-                .handler((ctx, args) -> CallToolResult.text("Client roots: " + describeRoots(ctx.roots())))
-                .build());
-        b.tool(ToolSpec.builder("test_input_required_result_request_state")
-                .description("Asks for a confirmation; the answer comes back with the sealed request state")
+                .description("Asks the client's model a question by sampling (key capital_question), then returns the answer")
                 .handler((ctx, args) -> {
-                    ElicitResult answer = ctx.elicit("Please confirm", booleanSchema("ok"));
-                    return CallToolResult.text("state-ok: confirmed=" + field(answer, "ok", "false"));
+                    InputAnswers answers = ctx.ask(Map.of("capital_question",
+                            InputRequest.sample(samplingParams("What is the capital of France?", 100))));
+                    return CallToolResult.text("The model answered: " + text(answers.sampling("capital_question")));
                 })
                 .build());
-        b.tool(ToolSpec.builder("test_input_required_result_multiple_inputs")
-                .description("Needs a name (elicitation), a greeting (sampling) and the client's roots")
+        b.tool(ToolSpec.builder("test_input_required_result_list_roots")
+                .description("Asks the client for its roots (key client_roots), then lists them")
                 .handler((ctx, args) -> {
-                    ElicitResult name = ctx.elicit("What is your name?", nameSchema("name"));
-                    CreateMessageResult greeting = ctx.sample(samplingParams("Generate a greeting", 50));
-                    List<Root> roots = ctx.roots();
-                    return CallToolResult.text("Name: " + field(name, "name", "unknown") + "; greeting: " + text(greeting)
-                            + "; roots: " + describeRoots(roots));
+                    InputAnswers answers = ctx.ask(Map.of("client_roots", roots()));
+                    return CallToolResult.text("Client roots: " + describeRoots(answers.roots("client_roots")));
+                })
+                .build());
+        b.tool(ToolSpec.builder("test_input_required_result_request_state")
+                .description("Asks for a confirmation (key confirm); the answer comes back with the sealed request state")
+                .handler((ctx, args) -> CallToolResult.text("state-ok: confirmed=" + confirm(ctx)))
+                .build());
+        b.tool(ToolSpec.builder("test_input_required_result_multiple_inputs")
+                .description("Needs a name (elicitation), a greeting (sampling) and the client's roots, asked all at once")
+                .handler((ctx, args) -> {
+                    Map<String, InputRequest> requests = new LinkedHashMap<>();
+                    requests.put("user_name", askName("What is your name?"));
+                    requests.put("greeting", InputRequest.sample(samplingParams("Generate a greeting", 50)));
+                    requests.put("client_roots", roots());
+                    InputAnswers answers = ctx.ask(requests);
+                    return CallToolResult.text("Name: " + field(answers.elicitation("user_name"), "name", "unknown")
+                            + "; greeting: " + text(answers.sampling("greeting"))
+                            + "; roots: " + describeRoots(answers.roots("client_roots")));
                 })
                 .build());
         b.tool(ToolSpec.builder("test_input_required_result_multi_round")
-                .description("Asks two questions in two rounds: a name, then a favorite color")
+                .description("Asks two questions in two rounds: a name (key step1), then a favorite color (key step2)")
                 .handler((ctx, args) -> {
-                    ElicitResult step1 = ctx.elicit("Step 1: What is your name?", nameSchema("name"));
-                    ElicitResult step2 = ctx.elicit("Step 2: What is your favorite color?", nameSchema("color"));
+                    ElicitResult step1 = ctx.ask(Map.of("step1", askName("Step 1: What is your name?")))
+                            .elicitation("step1");
+                    ElicitResult step2 = ctx.ask(Map.of("step2",
+                            InputRequest.elicit("Step 2: What is your favorite color?", nameSchema("color"))))
+                            .elicitation("step2");
                     return CallToolResult.text("Hello, " + field(step1, "name", "stranger") + "! Your favorite color is "
                             + field(step2, "color", "unknown") + ".");
                 })
                 .build());
         b.tool(ToolSpec.builder("test_input_required_result_tampered_state")
-                .description("Asks for a confirmation; a retry whose request state was altered is rejected")
-                .handler((ctx, args) -> {
-                    ElicitResult answer = ctx.elicit("Please confirm", booleanSchema("ok"));
-                    return CallToolResult.text("state-ok: confirmed=" + field(answer, "ok", "false"));
-                })
+                .description("Asks for a confirmation (key confirm); a retry whose request state was altered is rejected")
+                .handler((ctx, args) -> CallToolResult.text("state-ok: confirmed=" + confirm(ctx)))
                 .build());
         b.tool(ToolSpec.builder("test_input_required_result_capabilities")
-                .description("Asks only for what the client declared: elicitation, sampling and roots, in that order")
+                .description("Asks, all at once, only for what the client declared: elicitation, sampling and roots")
                 .handler((ctx, args) -> {
                     ObjectNode caps = ctx.clientCapabilities();
-                    StringBuilder out = new StringBuilder("Gathered:");
+                    Map<String, InputRequest> requests = new LinkedHashMap<>();
                     if (caps.has("elicitation")) {
-                        out.append(" name=").append(field(ctx.elicit("What is your name?", nameSchema("name")), "name", "?"));
+                        requests.put("elicit_input", InputRequest.elicit("Elicitation input", nameSchema("value")));
                     }
                     if (caps.has("sampling")) {
-                        out.append(" sample=").append(text(ctx.sample(samplingParams("Generate a greeting", 50))));
+                        requests.put("sample_input", InputRequest.sample(samplingParams("Sample request", 50)));
                     }
                     if (caps.has("roots")) {
-                        out.append(" roots=").append(describeRoots(ctx.roots()));
+                        requests.put("client_roots", roots());
                     }
-                    if (!caps.has("elicitation") && !caps.has("sampling") && !caps.has("roots")) {
-                        out.append(" nothing (the client declared no elicitation, sampling or roots capability)");
+                    if (requests.isEmpty()) {
+                        return CallToolResult.text("No supported capabilities declared");
+                    }
+                    InputAnswers answers = ctx.ask(requests);
+                    StringBuilder out = new StringBuilder("capabilities-ok:");
+                    if (requests.containsKey("elicit_input")) {
+                        out.append(" value=").append(field(answers.elicitation("elicit_input"), "value", "?"));
+                    }
+                    if (requests.containsKey("sample_input")) {
+                        out.append(" sample=").append(text(answers.sampling("sample_input")));
+                    }
+                    if (requests.containsKey("client_roots")) {
+                        out.append(" roots=").append(describeRoots(answers.roots("client_roots")));
                     }
                     return CallToolResult.text(out.toString());
                 })
                 .build());
+    }
+
+    /** {@code roots/list} with empty params, as the suite shows it. */
+    private static InputRequest roots() {
+        return new InputRequest("roots/list", Json.object());
+    }
+
+    private static InputRequest askName(String message) {
+        return InputRequest.elicit(message, nameSchema("name"));
+    }
+
+    private static String confirm(RequestContext ctx) {
+        ElicitResult answer = ctx.ask(Map.of("confirm", InputRequest.elicit("Please confirm", booleanSchema("ok"))))
+                .elicitation("confirm");
+        return field(answer, "ok", "false");
+    }
+
+    // ---------------------------------------------------------------- tasks
+
+    /** Arguments of {@code greet}. */
+    public record GreetArgs(@Arg(description = "Who to greet") String name) {
+    }
+
+    private static void taskTools(McpServer.Builder b) {
+        b.tool(ToolSpec.builder("greet")
+                .description("Greets someone; always answers at once, never as a task")
+                .handler(GreetArgs.class, (ctx, args) -> CallToolResult.text("Hello, " + args.name() + "!"))
+                .build());
+        ObjectNode slowSchema = objectSchema();
+        ObjectNode slowProps = (ObjectNode) slowSchema.get("properties");
+        slowProps.putObject("seconds").put("type", "number").put("minimum", 0).put("maximum", 3600)
+                .put("description", "How long to work, in seconds");
+        slowProps.putObject("label").put("type", "string").put("description", "A label echoed in the result");
+        slowSchema.putArray("required").add("seconds");
+        b.tool(ToolSpec.builder("slow_compute")
+                .description("Works for the given number of seconds, then reports; runs as a task and can be cancelled")
+                .taskSupport(SLOW_COMPUTE_TASK_SUPPORT)
+                .inputSchema(slowSchema)
+                .handler((ctx, args) -> {
+                    double seconds = args.path("seconds").asDouble();
+                    String label = args.path("label").asString("computation");
+                    Thread.sleep(Duration.ofMillis(Math.round(seconds * 1000)));
+                    return CallToolResult.text("Computed " + label + " after " + format(seconds) + " s");
+                })
+                .build());
+        b.tool(ToolSpec.builder("failing_job")
+                .description("Runs as a task and ends, after about a second, with a tool error (isError)")
+                .taskSupport("required")
+                .handler((ctx, args) -> {
+                    Thread.sleep(FAILING_JOB_DELAY);
+                    throw new ToolException(FAILING_JOB_TEXT);
+                })
+                .build());
+        b.tool(ToolSpec.builder("protocol_error_job")
+                .description("Runs as a task and ends with a JSON-RPC protocol error, so the task fails")
+                .taskSupport("required")
+                .handler((ctx, args) -> {
+                    throw new McpException(ErrorCodes.INTERNAL_ERROR, PROTOCOL_ERROR_TEXT);
+                })
+                .build());
+        ObjectNode deleteSchema = objectSchema();
+        ((ObjectNode) deleteSchema.get("properties")).putObject("filename").put("type", "string")
+                .put("description", "The file to delete");
+        deleteSchema.putArray("required").add("filename");
+        b.tool(ToolSpec.builder("confirm_delete")
+                .description("Runs as a task that waits for the user to confirm, by elicitation (key confirm), a deletion")
+                .taskSupport("required")
+                .inputSchema(deleteSchema)
+                .handler((ctx, args) -> {
+                    String filename = args.path("filename").asString();
+                    ElicitResult answer = ctx.ask(Map.of("confirm",
+                            InputRequest.elicit("Delete " + filename + "?", booleanSchema("confirm"))))
+                            .elicitation("confirm");
+                    boolean confirmed = "true".equals(field(answer, "confirm", "false"));
+                    return CallToolResult.text(confirmed ? "Deleted " + filename : "Kept " + filename);
+                })
+                .build());
+        b.tool(ToolSpec.builder("multi_input")
+                .description("Runs as a task that asks two questions at once by elicitation (keys name and confirm)")
+                .taskSupport("required")
+                .handler((ctx, args) -> {
+                    Map<String, InputRequest> requests = new LinkedHashMap<>();
+                    requests.put("name", askName("What is your name?"));
+                    requests.put("confirm", InputRequest.elicit("Do you want to continue?", booleanSchema("confirm")));
+                    InputAnswers answers = ctx.ask(requests);
+                    return CallToolResult.text("Name: " + field(answers.elicitation("name"), "name", "unknown")
+                            + "; confirmed: " + field(answers.elicitation("confirm"), "confirm", "false"));
+                })
+                .build());
+        b.tool(ToolSpec.builder("test_tool_with_task")
+                .description("Runs as a task; asks the user's name (key user_name) and greets them in the task's result")
+                .taskSupport("required")
+                .handler((ctx, args) -> {
+                    ElicitResult answer = ctx.ask(Map.of("user_name", askName("What is your name?"))).elicitation("user_name");
+                    return CallToolResult.text("Hello, " + field(answer, "name", "stranger") + "! (from a task)");
+                })
+                .build());
+    }
+
+    private static String format(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
     }
 
     // ---------------------------------------------------------------- resources
@@ -506,7 +654,9 @@ public final class ConformanceServer {
         b.prompt(PromptSpec.builder("test_input_required_result_prompt")
                 .description("A prompt that first asks the user, by elicitation, what context to use")
                 .handler((ctx, args) -> {
-                    ElicitResult answer = ctx.elicit("What context should the prompt use?", nameSchema("context"));
+                    ElicitResult answer = ctx.ask(Map.of("user_context",
+                            InputRequest.elicit("What context should the prompt use?", nameSchema("context"))))
+                            .elicitation("user_context");
                     return GetPromptResult.of("A prompt built from user-provided context", PromptMessage.user(Content.text(
                             "Use this context: " + field(answer, "context", "none given"))));
                 })

@@ -34,12 +34,20 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Drives {@link ConformanceServer} the way the official conformance suite does and checks what its scenarios check,
- * scenario by scenario, in a legacy 2025-11-25 session and over the stateless 2026-07-28 protocol. Every message the
- * server sends is also checked against the official schema of the revision when the client closes.
+ * scenario by scenario, in a legacy 2025-11-25 session and over the stateless 2026-07-28 protocol: the
+ * {@code input_required} keys and batching, and the task fixtures as 2025-11-25 experimental tasks and as tasks of the
+ * 2026-07-28 tasks extension. Every message the server sends is also checked against the official schema of the
+ * revision when the client closes.
  */
 class ConformanceServerTest {
     private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
     private static final String LEGACY = "2025-11-25";
+    private static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+    private static final Pattern ISO_8601 = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}.*");
+    private static final Set<String> TERMINAL = Set.of("completed", "failed", "cancelled");
+    private static final ObjectNode CONFIRM_REQUEST = json("""
+            {"confirm":{"method":"elicitation/create","params":{"message":"Please confirm",
+              "requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}}""");
 
     private McpServer server;
 
@@ -900,15 +908,13 @@ class ConformanceServerTest {
             try (TestClient client = Era.MODERN.open(server)) {
                 JsonNode r1 = callTool(client, "test_input_required_result_elicitation");
                 assertInputRequired(r1);
-                // The suite also wants this request under the key "user_name"; RequestContext names its keys
-                // itself, so only the request is checked here.
-                JsonNode request = firstRequest(r1);
-                assertThat(request.path("method").asString("")).isEqualTo("elicitation/create");
-                assertThat(request.path("params").path("message").asString("")).isEqualTo("What is your name?");
-                assertThat(request.path("params").path("requestedSchema"))
-                        .isEqualTo(json("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}"));
-                JsonNode r2 = answerFirst(client, "tools/call", "test_input_required_result_elicitation", r1,
-                        accept("{\"name\":\"Alice\"}"));
+                assertThat(keys(r1.path("inputRequests"))).containsExactly("user_name");
+                assertThat(r1.path("inputRequests")).isEqualTo(json("""
+                        {"user_name":{"method":"elicitation/create","params":{"message":"What is your name?",
+                          "requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}}"""));
+                ObjectNode responses = Json.object();
+                responses.set("user_name", accept("{\"name\":\"Alice\"}"));
+                JsonNode r2 = answerAll(client, "tools/call", "test_input_required_result_elicitation", r1, responses);
                 assertComplete(Era.MODERN, r2);
                 assertThat(r2.path("content").get(0).path("text").asString("")).isEqualTo("Hello, Alice!");
             }
@@ -919,14 +925,17 @@ class ConformanceServerTest {
             try (TestClient client = Era.MODERN.open(server)) {
                 JsonNode r1 = callTool(client, "test_input_required_result_sampling");
                 assertInputRequired(r1);
-                JsonNode request = firstRequest(r1);
-                assertThat(request.path("method").asString("")).isEqualTo("sampling/createMessage");
-                assertThat(request.path("params")).isEqualTo(ConformanceServer.samplingParams("What is the capital of France?", 100));
+                assertThat(keys(r1.path("inputRequests"))).containsExactly("capital_question");
+                assertThat(r1.path("inputRequests")).isEqualTo(json("""
+                        {"capital_question":{"method":"sampling/createMessage","params":{
+                          "messages":[{"role":"user","content":{"type":"text","text":"What is the capital of France?"}}],
+                          "maxTokens":100}}}"""));
                 JsonNode r2 = answerFirst(client, "tools/call", "test_input_required_result_sampling", r1, json("""
                         {"role":"assistant","content":{"type":"text","text":"The capital of France is Paris."},
                          "model":"test-model","stopReason":"endTurn"}"""));
                 assertComplete(Era.MODERN, r2);
-                assertThat(r2.path("content").get(0).path("text").asString("")).contains("Paris");
+                assertThat(r2.path("content").get(0).path("text").asString(""))
+                        .isEqualTo("The model answered: The capital of France is Paris.");
             }
         }
 
@@ -935,11 +944,12 @@ class ConformanceServerTest {
             try (TestClient client = Era.MODERN.open(server)) {
                 JsonNode r1 = callTool(client, "test_input_required_result_list_roots");
                 assertInputRequired(r1);
-                assertThat(firstRequest(r1).path("method").asString("")).isEqualTo("roots/list");
+                assertThat(r1.path("inputRequests")).isEqualTo(json("{\"client_roots\":{\"method\":\"roots/list\",\"params\":{}}}"));
                 JsonNode r2 = answerFirst(client, "tools/call", "test_input_required_result_list_roots", r1,
                         json("{\"roots\":[{\"uri\":\"file:///test/root\",\"name\":\"Test Root\"}]}"));
                 assertComplete(Era.MODERN, r2);
-                assertThat(r2.path("content").get(0).path("text").asString("")).contains("file:///test/root");
+                assertThat(r2.path("content").get(0).path("text").asString(""))
+                        .isEqualTo("Client roots: Test Root <file:///test/root>");
             }
         }
 
@@ -950,41 +960,65 @@ class ConformanceServerTest {
                 assertInputRequired(r1);
                 assertThat(r1.path("requestState").isString()).isTrue();
                 assertThat(r1.path("requestState").asString("")).isNotEmpty();
-                assertThat(firstRequest(r1).path("params").path("message").asString("")).isEqualTo("Please confirm");
+                assertThat(r1.path("inputRequests")).isEqualTo(CONFIRM_REQUEST);
                 JsonNode r2 = answerFirst(client, "tools/call", "test_input_required_result_request_state", r1,
                         accept("{\"ok\":true}"));
                 assertComplete(Era.MODERN, r2);
-                assertThat(r2.path("content").get(0).path("text").asString("")).contains("state-ok");
+                assertThat(r2.path("content").get(0).path("text").asString("")).isEqualTo("state-ok: confirmed=true");
             }
         }
 
         @Test
-        void multipleInputRequests() {
-            // The suite wants all three requests in the first result; RequestContext asks one at a time, so this
-            // checks what it can: every kind is asked, each round carries requestState, and it completes.
+        void multipleInputRequestsComeInOneResult() {
             try (TestClient client = Era.MODERN.open(server)) {
-                Set<String> methods = new LinkedHashSet<>();
+                String tool = "test_input_required_result_multiple_inputs";
+                JsonNode r1 = callTool(client, tool);
+                assertInputRequired(r1);
+                assertThat(r1.path("requestState").asString("")).isNotEmpty();
+                JsonNode requests = r1.path("inputRequests");
+                assertThat(keys(requests)).containsExactly("user_name", "greeting", "client_roots");
+                assertThat(requests).isEqualTo(json("""
+                        {"user_name":{"method":"elicitation/create","params":{"message":"What is your name?",
+                           "requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}},
+                         "greeting":{"method":"sampling/createMessage","params":{
+                           "messages":[{"role":"user","content":{"type":"text","text":"Generate a greeting"}}],"maxTokens":50}},
+                         "client_roots":{"method":"roots/list","params":{}}}"""));
+                // The suite answers every key by its method, in one retry.
                 ObjectNode answers = Json.object();
-                JsonNode result = callTool(client, "test_input_required_result_multiple_inputs");
-                for (int round = 0; round < 5 && "input_required".equals(result.path("resultType").asString("")); round++) {
-                    assertThat(result.path("requestState").asString("")).isNotEmpty();
-                    for (Map.Entry<String, JsonNode> e : result.path("inputRequests").properties()) {
-                        String method = e.getValue().path("method").asString("");
-                        methods.add(method);
-                        answers.set(e.getKey(), switch (method) {
-                            case "elicitation/create" -> accept("{\"name\":\"Alice\"}");
-                            case "sampling/createMessage" -> json("""
-                                    {"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"test-model",
-                                     "stopReason":"endTurn"}""");
-                            default -> json("{\"roots\":[{\"uri\":\"file:///test/root\",\"name\":\"Test Root\"}]}");
-                        });
-                    }
-                    result = answerAll(client, "tools/call", "test_input_required_result_multiple_inputs", result, answers);
+                for (Map.Entry<String, JsonNode> e : requests.properties()) {
+                    answers.set(e.getKey(), switch (e.getValue().path("method").asString("")) {
+                        case "elicitation/create" -> accept("{\"name\":\"Alice\"}");
+                        case "sampling/createMessage" -> json("""
+                                {"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"test-model",
+                                 "stopReason":"endTurn"}""");
+                        default -> json("{\"roots\":[{\"uri\":\"file:///test/root\",\"name\":\"Test Root\"}]}");
+                    });
                 }
-                assertThat(methods).containsExactly("elicitation/create", "sampling/createMessage", "roots/list");
-                assertComplete(Era.MODERN, result);
-                assertThat(result.path("content").get(0).path("text").asString(""))
+                JsonNode r2 = answerAll(client, "tools/call", tool, r1, answers);
+                assertComplete(Era.MODERN, r2);
+                assertThat(r2.path("content").get(0).path("text").asString(""))
                         .isEqualTo("Name: Alice; greeting: Hello there!; roots: Test Root <file:///test/root>");
+            }
+        }
+
+        @Test
+        void partialAnswersAskOnlyForWhatIsStillMissing() {
+            try (TestClient client = Era.MODERN.open(server)) {
+                String tool = "test_input_required_result_multiple_inputs";
+                JsonNode r1 = callTool(client, tool);
+                ObjectNode some = Json.object();
+                some.set("user_name", accept("{\"name\":\"Alice\"}"));
+                JsonNode r2 = answerAll(client, "tools/call", tool, r1, some);
+                assertInputRequired(r2);
+                assertThat(keys(r2.path("inputRequests"))).containsExactly("greeting", "client_roots");
+                ObjectNode rest = Json.object();
+                rest.set("greeting", json("""
+                        {"role":"assistant","content":{"type":"text","text":"Hi"},"model":"test-model","stopReason":"endTurn"}"""));
+                rest.set("client_roots", json("{\"roots\":[]}"));
+                JsonNode r3 = answerAll(client, "tools/call", tool, r2, rest);
+                assertComplete(Era.MODERN, r3);
+                assertThat(r3.path("content").get(0).path("text").asString(""))
+                        .isEqualTo("Name: Alice; greeting: Hi; roots: (none)");
             }
         }
 
@@ -995,12 +1029,15 @@ class ConformanceServerTest {
                 JsonNode r1 = callTool(client, tool);
                 assertInputRequired(r1);
                 assertThat(r1.path("requestState").asString("")).isNotEmpty();
-                assertThat(firstRequest(r1).path("params").path("message").asString("")).isEqualTo("Step 1: What is your name?");
+                assertThat(r1.path("inputRequests")).isEqualTo(json("""
+                        {"step1":{"method":"elicitation/create","params":{"message":"Step 1: What is your name?",
+                          "requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}}"""));
                 JsonNode r2 = answerFirst(client, "tools/call", tool, r1, accept("{\"name\":\"Alice\"}"));
                 assertInputRequired(r2);
                 assertThat(r2.path("requestState").asString("")).isNotEmpty().isNotEqualTo(r1.path("requestState").asString(""));
-                assertThat(firstRequest(r2).path("params").path("message").asString(""))
-                        .isEqualTo("Step 2: What is your favorite color?");
+                assertThat(r2.path("inputRequests")).isEqualTo(json("""
+                        {"step2":{"method":"elicitation/create","params":{"message":"Step 2: What is your favorite color?",
+                          "requestedSchema":{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}}}}"""));
                 JsonNode r3 = answerFirst(client, "tools/call", tool, r2, accept("{\"color\":\"blue\"}"));
                 assertComplete(Era.MODERN, r3);
                 assertThat(r3.path("content").get(0).path("text").asString(""))
@@ -1016,6 +1053,7 @@ class ConformanceServerTest {
                          "inputResponses":{"wrong_key":{"action":"accept","content":{"data":"wrong"}}}}"""));
                 assertThat(response.isError()).isFalse();
                 assertInputRequired(response.result());
+                assertThat(keys(response.result().path("inputRequests"))).containsExactly("user_name");
             }
         }
 
@@ -1024,9 +1062,9 @@ class ConformanceServerTest {
             try (TestClient client = Era.MODERN.open(server)) {
                 JsonNode r1 = client.request("prompts/get", json("{\"name\":\"test_input_required_result_prompt\"}")).result();
                 assertInputRequired(r1);
-                assertThat(firstRequest(r1).path("method").asString("")).isEqualTo("elicitation/create");
-                assertThat(firstRequest(r1).path("params").path("message").asString(""))
-                        .isEqualTo("What context should the prompt use?");
+                assertThat(r1.path("inputRequests")).isEqualTo(json("""
+                        {"user_context":{"method":"elicitation/create","params":{"message":"What context should the prompt use?",
+                          "requestedSchema":{"type":"object","properties":{"context":{"type":"string"}},"required":["context"]}}}}"""));
                 JsonNode r2 = answerFirst(client, "prompts/get", "test_input_required_result_prompt", r1,
                         accept("{\"context\":\"test context\"}"));
                 assertComplete(Era.MODERN, r2);
@@ -1059,13 +1097,18 @@ class ConformanceServerTest {
             try (TestClient client = Era.MODERN.open(server)) {
                 JsonNode r1 = callTool(client, "test_input_required_result_tampered_state");
                 assertInputRequired(r1);
+                assertThat(r1.path("inputRequests")).isEqualTo(CONFIRM_REQUEST);
                 assertThat(r1.path("requestState").asString("")).isNotEmpty();
                 ObjectNode params = json("{\"name\":\"test_input_required_result_tampered_state\",\"arguments\":{}}");
-                params.putObject("inputResponses").set(firstKey(r1), accept("{\"ok\":true}"));
+                params.putObject("inputResponses").set("confirm", accept("{\"ok\":true}"));
                 params.put("requestState", r1.path("requestState").asString("") + "-TAMPERED");
                 Response response = client.request("tools/call", params);
                 assertThat(response.isError()).isTrue();
                 assertThat(response.errorCode()).isEqualTo(-32602);
+                // The untampered state is accepted.
+                JsonNode r2 = answerFirst(client, "tools/call", "test_input_required_result_tampered_state", r1,
+                        accept("{\"ok\":true}"));
+                assertThat(r2.path("content").get(0).path("text").asString("")).isEqualTo("state-ok: confirmed=true");
             }
         }
 
@@ -1076,6 +1119,7 @@ class ConformanceServerTest {
                 params.putObject("_meta").set("io.modelcontextprotocol/clientCapabilities", json("{\"sampling\":{}}"));
                 JsonNode r1 = client.request("tools/call", params).result();
                 assertInputRequired(r1);
+                assertThat(keys(r1.path("inputRequests"))).containsExactly("sample_input");
                 for (Map.Entry<String, JsonNode> e : r1.path("inputRequests").properties()) {
                     assertThat(e.getValue().path("method").asString("")).isNotEqualTo("elicitation/create");
                 }
@@ -1084,26 +1128,41 @@ class ConformanceServerTest {
         }
 
         @Test
-        void capabilitiesToolAsksForEverythingDeclared() {
+        void capabilitiesToolAsksForEverythingDeclaredAtOnce() {
             try (TestClient client = Era.MODERN.open(server)) {
-                JsonNode r1 = callTool(client, "test_input_required_result_capabilities");
-                assertThat(firstRequest(r1).path("method").asString("")).isEqualTo("elicitation/create");
-                JsonNode r2 = answerFirst(client, "tools/call", "test_input_required_result_capabilities", r1,
-                        accept("{\"name\":\"Alice\"}"));
-                assertThat(firstRequest(r2).path("method").asString("")).isEqualTo("sampling/createMessage");
+                String tool = "test_input_required_result_capabilities";
+                JsonNode r1 = callTool(client, tool);
+                assertThat(keys(r1.path("inputRequests"))).containsExactly("elicit_input", "sample_input", "client_roots");
+                ObjectNode answers = Json.object();
+                answers.set("elicit_input", accept("{\"value\":\"v\"}"));
+                answers.set("sample_input", json("""
+                        {"role":"assistant","content":{"type":"text","text":"s"},"model":"test-model","stopReason":"endTurn"}"""));
+                answers.set("client_roots", json("{\"roots\":[]}"));
+                JsonNode r2 = answerAll(client, "tools/call", tool, r1, answers);
+                assertComplete(Era.MODERN, r2);
+                assertThat(r2.path("content").get(0).path("text").asString(""))
+                        .isEqualTo("capabilities-ok: value=v sample=s roots=(none)");
+            }
+        }
+
+        @Test
+        void capabilitiesToolWithNothingDeclaredCompletes() {
+            try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
+                JsonNode result = callTool(client, "test_input_required_result_capabilities");
+                assertComplete(Era.MODERN, result);
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("No supported capabilities declared");
             }
         }
 
         @Test
         void ignoresUnexpectedInputResponses() {
             try (TestClient client = Era.MODERN.open(server)) {
-                String key = firstKey(callTool(client, "test_input_required_result_elicitation"));
-                ObjectNode params = json("""
+                // Exactly what the suite sends: the right key plus two unknown ones, and no requestState.
+                JsonNode result = client.request("tools/call", json("""
                         {"name":"test_input_required_result_elicitation","arguments":{},"inputResponses":{
+                          "user_name":{"action":"accept","content":{"name":"Alice"}},
                           "unknown_extra_key":{"action":"accept","content":{"foo":"bar"}},
-                          "another_unexpected":{"action":"accept","content":{"baz":123}}}}""");
-                ((ObjectNode) params.get("inputResponses")).set(key, accept("{\"name\":\"Alice\"}"));
-                JsonNode result = client.request("tools/call", params).result();
+                          "another_unexpected":{"action":"accept","content":{"baz":123}}}}""")).result();
                 assertComplete(Era.MODERN, result);
                 assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Hello, Alice!");
             }
@@ -1137,6 +1196,454 @@ class ConformanceServerTest {
 
         private static long subscriptionId(JsonNode notification) {
             return notification.path("params").path("_meta").path("io.modelcontextprotocol/subscriptionId").asLong(-1);
+        }
+    }
+
+    // ==================================================================== tasks, 2026-07-28 tasks extension
+
+    @Nested
+    class TasksExtension {
+
+        /** What the suite's tasks scenarios declare. */
+        private TestClient open() {
+            return TestClient.modern(server).capabilities(json("""
+                    {"elicitation":{},"sampling":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"""));
+        }
+
+        @Test
+        void extensionIsAdvertisedInDiscover() {
+            try (TestClient client = open()) {
+                JsonNode caps = client.request("server/discover", Json.object()).result().path("capabilities");
+                assertThat(caps.path("extensions").path(TASKS_EXTENSION).isObject()).isTrue();
+                assertThat(caps.has("tasks")).as("no v1 capabilities.tasks slot").isFalse();
+            }
+        }
+
+        @Test
+        void toolsListHasTheTaskFixturesWithoutExecution() {
+            try (TestClient client = open()) {
+                JsonNode tools = client.request("tools/list", Json.object()).result().path("tools");
+                List<String> names = new ArrayList<>();
+                for (JsonNode t : tools) {
+                    names.add(t.path("name").asString(""));
+                    assertThat(t.has("execution")).as("execution of %s", t.path("name")).isFalse();
+                }
+                assertThat(names).startsWith("test_simple_text")
+                        .contains("greet", "slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input",
+                                "test_tool_with_task");
+            }
+        }
+
+        @Test
+        void taskMethodsNeedTheExtension() {
+            try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
+                for (String method : List.of("tasks/get", "tasks/update", "tasks/cancel")) {
+                    ObjectNode params = json("{\"taskId\":\"gate-test\"}");
+                    if (method.equals("tasks/update")) {
+                        params.putObject("inputResponses");
+                    }
+                    assertThat(client.request(method, params).errorCode()).as(method).isEqualTo(-32021);
+                }
+            }
+        }
+
+        @Test
+        void requiredTaskToolWithoutTheExtensionIsMissingCapability() {
+            // tasks-required-task-error: failing_job, no capabilities at all
+            try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
+                Response response = client.callTool("failing_job", Json.object());
+                assertThat(response.errorCode()).isEqualTo(-32021);
+                assertThat(response.error().path("data").path("requiredCapabilities").path("extensions")
+                        .path(TASKS_EXTENSION).isObject()).isTrue();
+            }
+        }
+
+        @Test
+        void slowComputeWithoutTheExtension() {
+            // tasks-capability-negotiation wants a synchronous result here; a "required" tool can only refuse.
+            try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
+                Response response = client.callTool("slow_compute", json("{\"seconds\":0,\"label\":\"capability-no-ext\"}"));
+                if (ConformanceServer.SLOW_COMPUTE_TASK_SUPPORT.equals("required")) {
+                    assertThat(response.errorCode()).isEqualTo(-32021);
+                } else {
+                    JsonNode result = response.result();
+                    assertThat(result.path("resultType").asString("")).isEqualTo("complete");
+                    assertThat(result.has("taskId")).isFalse();
+                    assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Computed capability-no-ext after 0 s");
+                }
+            }
+        }
+
+        @Test
+        void perRequestOptInCreatesATask() {
+            // tasks-per-request-meta-opt-in: the extension only in this request's _meta
+            try (TestClient client = TestClient.modern(server).capabilities(Json.object())) {
+                ObjectNode params = json("{\"name\":\"slow_compute\",\"arguments\":{\"seconds\":60,\"label\":\"capability-meta-opt\"}}");
+                params.putObject("_meta").set("io.modelcontextprotocol/clientCapabilities",
+                        json("{\"extensions\":{\"io.modelcontextprotocol/tasks\":{}}}"));
+                JsonNode created = client.request("tools/call", params).result();
+                assertCreateTaskResult(created);
+                try (TestClient withExtension = open()) {
+                    assertThat(withExtension.request("tasks/cancel", taskParams(created)).result().path("resultType")
+                            .asString("")).isEqualTo("complete");
+                }
+            }
+        }
+
+        @Test
+        void syncToolAnswersAtOnce() {
+            try (TestClient client = open()) {
+                JsonNode result = client.callTool("greet", json("{\"name\":\"World\"}")).result();
+                assertThat(result.path("resultType").asString("")).isEqualTo("complete");
+                assertThat(result.has("taskId")).isFalse();
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Hello, World!");
+            }
+        }
+
+        @Test
+        void legacyTaskParamNeverMakesASyncToolATask() {
+            try (TestClient client = open()) {
+                JsonNode result = client.request("tools/call", json("""
+                        {"name":"greet","arguments":{"name":"legacy-hint"},"task":{"ttl":60000,"pollInterval":100}}""")).result();
+                assertThat(result.path("resultType").asString("")).isEqualTo("complete");
+                assertThat(result.has("taskId")).isFalse();
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Hello, legacy-hint!");
+            }
+        }
+
+        @Test
+        void lifecycleOfACompletedTask() throws InterruptedException {
+            try (TestClient client = open()) {
+                JsonNode created = client.callTool("slow_compute", json("{\"seconds\":0,\"label\":\"lifecycle\"}")).result();
+                assertCreateTaskResult(created);
+                String taskId = created.path("taskId").asString("");
+                // Durable create: tasks/get straight after must resolve.
+                JsonNode got = client.request("tasks/get", taskParams(created)).result();
+                assertThat(got.path("taskId").asString("")).isEqualTo(taskId);
+                assertThat(got.path("status").asString("")).isIn("working", "completed");
+                assertThat(got.path("resultType").asString("")).isEqualTo("complete");
+                assertThat(got.has("requestState")).isFalse();
+
+                JsonNode done = awaitTerminal(client, taskId);
+                assertThat(done.path("status").asString("")).isEqualTo("completed");
+                assertThat(done.path("resultType").asString("")).isEqualTo("complete");
+                assertThat(done.has("error")).isFalse();
+                assertThat(done.has("requestState")).isFalse();
+                JsonNode result = done.path("result");
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Computed lifecycle after 0 s");
+                assertThat(result.path("_meta").has("io.modelcontextprotocol/related-task")).isFalse();
+                // Still readable later (well within ttlMs), and cancelling a finished task is an empty ack.
+                assertThat(client.request("tasks/get", taskParams(created)).result().path("status").asString(""))
+                        .isEqualTo("completed");
+                assertEmptyAck(client.request("tasks/cancel", taskParams(created)).result());
+                assertThat(client.request("tasks/get", taskParams(created)).result().path("status").asString(""))
+                        .isEqualTo("completed");
+            }
+        }
+
+        @Test
+        void workingTaskIsCancelled() throws InterruptedException {
+            try (TestClient client = open()) {
+                JsonNode created = client.callTool("slow_compute", json("{\"seconds\":60,\"label\":\"lifecycle-cancel\"}")).result();
+                assertCreateTaskResult(created);
+                assertThat(created.path("status").asString("")).isEqualTo("working");
+                JsonNode working = client.request("tasks/get", taskParams(created)).result();
+                assertThat(working.path("status").asString("")).isEqualTo("working");
+                assertThat(working.has("result") || working.has("error") || working.has("inputRequests")).isFalse();
+                assertEmptyAck(client.request("tasks/cancel", taskParams(created)).result());
+                JsonNode after = awaitTerminal(client, created.path("taskId").asString(""));
+                assertThat(after.path("status").asString("")).isEqualTo("cancelled");
+                assertThat(after.has("result")).isFalse();
+                // Idempotent on a terminal task.
+                assertEmptyAck(client.request("tasks/cancel", taskParams(created)).result());
+            }
+        }
+
+        @Test
+        void toolErrorCompletesWithIsError() throws InterruptedException {
+            try (TestClient client = open()) {
+                JsonNode created = client.callTool("failing_job", Json.object()).result();
+                assertCreateTaskResult(created);
+                JsonNode done = awaitTerminal(client, created.path("taskId").asString(""));
+                assertThat(done.path("status").asString("")).isEqualTo("completed");
+                assertThat(done.path("result").path("isError").asBoolean(false)).isTrue();
+                assertThat(done.path("result").path("content").get(0).path("text").asString(""))
+                        .isEqualTo(ConformanceServer.FAILING_JOB_TEXT);
+                assertThat(done.has("error")).isFalse();
+            }
+        }
+
+        @Test
+        void protocolErrorFailsTheTask() throws InterruptedException {
+            try (TestClient client = open()) {
+                JsonNode created = client.callTool("protocol_error_job", Json.object()).result();
+                assertCreateTaskResult(created);
+                JsonNode done = awaitTerminal(client, created.path("taskId").asString(""));
+                assertThat(done.path("status").asString("")).isEqualTo("failed");
+                assertThat(done.path("error").path("code").isIntegralNumber()).isTrue();
+                assertThat(done.path("error").path("code").asInt()).isEqualTo(-32603);
+                assertThat(done.path("error").path("message").asString("")).isEqualTo(ConformanceServer.PROTOCOL_ERROR_TEXT);
+                assertThat(done.has("result")).isFalse();
+            }
+        }
+
+        @Test
+        void removedMethodsAndUnknownTasks() {
+            try (TestClient client = open()) {
+                assertThat(client.request("tasks/result", json("{\"taskId\":\"tasks-conformance-isolation-probe\"}")).errorCode())
+                        .isEqualTo(-32601);
+                assertThat(client.request("tasks/list", Json.object()).errorCode()).isEqualTo(-32601);
+                assertThat(client.request("tasks/get", json("{\"taskId\":\"tasks-conformance-nonexistent-12345\"}")).errorCode())
+                        .isEqualTo(-32602);
+            }
+        }
+
+        @Test
+        void confirmDeleteParksOnOneElicitationAndResumesThroughTasksUpdate() throws InterruptedException {
+            try (TestClient client = open()) {
+                JsonNode created = client.callTool("confirm_delete", json("{\"filename\":\"mrtr-resume.txt\"}")).result();
+                assertCreateTaskResult(created);
+                String taskId = created.path("taskId").asString("");
+                JsonNode parked = awaitStatus(client, taskId, "input_required");
+                assertThat(parked.path("resultType").asString("")).isEqualTo("complete");
+                assertThat(parked.has("requestState")).isFalse();
+                assertThat(parked.path("inputRequests")).isEqualTo(json("""
+                        {"confirm":{"method":"elicitation/create","params":{"message":"Delete mrtr-resume.txt?",
+                          "requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}}}}"""));
+                // An unknown key is acknowledged and changes nothing.
+                ObjectNode unknown = taskParams(created);
+                unknown.putObject("inputResponses").putObject("unknown-key").put("ignored", true);
+                assertEmptyAck(client.request("tasks/update", unknown).result());
+                assertThat(client.request("tasks/get", taskParams(created)).result().path("status").asString(""))
+                        .isEqualTo("input_required");
+
+                ObjectNode update = taskParams(created);
+                update.putObject("inputResponses").set("confirm", accept("{\"confirm\":true}"));
+                assertEmptyAck(client.request("tasks/update", update).result());
+                JsonNode done = awaitTerminal(client, taskId);
+                assertThat(done.path("status").asString("")).isEqualTo("completed");
+                assertThat(done.path("result").path("content").get(0).path("text").asString(""))
+                        .isEqualTo("Deleted mrtr-resume.txt");
+            }
+        }
+
+        @Test
+        void multiInputAnswersArePartialAndAnsweredKeysGoAway() throws InterruptedException {
+            // The suite wants both keys pending at once; answering one key at a time, as its partial-fulfilment
+            // check does, must remove exactly the answered key and end with both answers.
+            try (TestClient client = open()) {
+                JsonNode created = client.callTool("multi_input", Json.object()).result();
+                assertCreateTaskResult(created);
+                String taskId = created.path("taskId").asString("");
+                Set<String> asked = new LinkedHashSet<>();
+                JsonNode task = awaitStatus(client, taskId, "input_required");
+                for (int round = 0; round < 3 && task.path("status").asString("").equals("input_required"); round++) {
+                    String key = firstKey(task);
+                    asked.add(key);
+                    assertThat(task.path("inputRequests").path(key).path("method").asString("")).isEqualTo("elicitation/create");
+                    ObjectNode update = taskParams(created);
+                    update.putObject("inputResponses").set(key, accept("{\"name\":\"partial-" + asked.size() + "\",\"confirm\":true}"));
+                    assertEmptyAck(client.request("tasks/update", update).result());
+                    task = awaitChange(client, taskId, key);
+                    assertThat(keys(task.path("inputRequests"))).doesNotContain(key);
+                }
+                assertThat(asked).containsExactly("name", "confirm");
+                JsonNode done = awaitTerminal(client, taskId);
+                assertThat(done.path("status").asString("")).isEqualTo("completed");
+                assertThat(done.path("result").path("content").get(0).path("text").asString(""))
+                        .isEqualTo("Name: partial-1; confirmed: true");
+            }
+        }
+
+        @Test
+        void toolWithTaskGreetsTheNameItAskedFor() throws InterruptedException {
+            // tasks-mrtr-composition wants user_name asked by input_required before the task exists; the task
+            // then carries the answer. Whichever way the name is asked, it is asked under user_name and reaches
+            // the task's result.
+            try (TestClient client = open()) {
+                String tool = "test_tool_with_task";
+                JsonNode r1 = callTool(client, tool);
+                JsonNode created = r1;
+                if (r1.path("resultType").asString("").equals("input_required")) {
+                    assertThat(r1.has("taskId")).isFalse();
+                    assertThat(keys(r1.path("inputRequests"))).containsExactly("user_name");
+                    created = answerFirst(client, "tools/call", tool, r1, accept("{\"name\":\"Alice\"}"));
+                }
+                assertCreateTaskResult(created);
+                String taskId = created.path("taskId").asString("");
+                JsonNode task = awaitStatus(client, taskId, "input_required");
+                if (task.path("status").asString("").equals("input_required")) {
+                    assertThat(keys(task.path("inputRequests"))).containsExactly("user_name");
+                    ObjectNode update = taskParams(created);
+                    update.putObject("inputResponses").set("user_name", accept("{\"name\":\"Alice\"}"));
+                    assertEmptyAck(client.request("tasks/update", update).result());
+                }
+                JsonNode done = awaitTerminal(client, taskId);
+                assertThat(done.path("status").asString("")).isEqualTo("completed");
+                assertThat(done.path("result").path("content").get(0).path("text").asString(""))
+                        .contains("Alice").isEqualTo("Hello, Alice! (from a task)");
+            }
+        }
+
+        private static void assertCreateTaskResult(JsonNode created) {
+            assertThat(created.path("resultType").asString("")).isEqualTo("task");
+            assertThat(created.path("taskId").asString("")).isNotEmpty();
+            assertThat(created.path("status").asString("")).isNotEmpty();
+            assertThat(created.path("createdAt").asString("")).matches(ISO_8601);
+            assertThat(created.path("lastUpdatedAt").asString("")).matches(ISO_8601);
+            assertThat(created.path("ttlMs").isIntegralNumber()).isTrue();
+            assertThat(created.path("ttlMs").asLong()).isPositive();
+            assertThat(created.path("pollIntervalMs").isIntegralNumber()).isTrue();
+            assertThat(created.path("pollIntervalMs").asLong()).isPositive();
+            for (String absent : List.of("task", "result", "error", "inputRequests", "requestState", "ttl", "pollInterval")) {
+                assertThat(created.has(absent)).as("CreateTaskResult has no %s", absent).isFalse();
+            }
+        }
+
+        private static void assertEmptyAck(JsonNode ack) {
+            assertThat(ack.path("resultType").asString("")).isEqualTo("complete");
+            for (String absent : List.of("taskId", "status", "result", "error", "inputRequests")) {
+                assertThat(ack.has(absent)).as("ack has no %s", absent).isFalse();
+            }
+        }
+
+        private static ObjectNode taskParams(JsonNode created) {
+            ObjectNode params = Json.object();
+            params.put("taskId", created.path("taskId").asString(""));
+            return params;
+        }
+
+        /** Polls tasks/get until the task no longer offers {@code answeredKey}. */
+        private static JsonNode awaitChange(TestClient client, String taskId, String answeredKey) throws InterruptedException {
+            return poll(client, taskId, t -> !t.path("inputRequests").has(answeredKey));
+        }
+    }
+
+    // ==================================================================== tasks, 2025-11-25 experimental tasks
+
+    @Nested
+    class LegacyTasks {
+
+        private TestClient open() {
+            TestClient client = TestClient.legacy(server, LEGACY).capabilities(json("{\"sampling\":{},\"elicitation\":{}}"));
+            JsonNode init = client.initialize();
+            assertThat(init.path("capabilities").path("tasks").path("requests").path("tools").has("call")).isTrue();
+            return client;
+        }
+
+        private static ObjectNode asTask(String name, String arguments) {
+            ObjectNode params = json("{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
+            params.putObject("task").put("ttl", 60_000);
+            return params;
+        }
+
+        @Test
+        void toolsListDeclaresTaskSupport() {
+            try (TestClient client = open()) {
+                for (JsonNode t : client.request("tools/list", Json.object()).result().path("tools")) {
+                    String name = t.path("name").asString("");
+                    String support = t.path("execution").path("taskSupport").asString("forbidden");
+                    String expected = name.equals("slow_compute") ? ConformanceServer.SLOW_COMPUTE_TASK_SUPPORT
+                            : ConformanceServer.TASK_TOOLS.contains(name) ? "required" : "forbidden";
+                    assertThat(support).as(name).isEqualTo(expected);
+                }
+            }
+        }
+
+        @Test
+        void taskRunsAndItsResultIsFetched() {
+            try (TestClient client = open()) {
+                JsonNode created = client.request("tools/call", asTask("slow_compute", "{\"seconds\":0,\"label\":\"legacy\"}"))
+                        .result();
+                JsonNode task = created.path("task");
+                String taskId = task.path("taskId").asString("");
+                assertThat(taskId).isNotEmpty();
+                assertThat(task.path("ttl").asLong()).isEqualTo(60_000);
+                assertThat(task.path("createdAt").asString("")).matches(ISO_8601);
+                assertThat(created.has("resultType")).isFalse();
+                ObjectNode id = json("{\"taskId\":\"" + taskId + "\"}");
+                assertThat(client.request("tasks/get", id).result().path("taskId").asString("")).isEqualTo(taskId);
+                assertThat(client.request("tasks/list", null).result().path("tasks").toString()).contains(taskId);
+                JsonNode result = client.request("tasks/result", id).result();
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Computed legacy after 0 s");
+                assertThat(result.path("_meta").path("io.modelcontextprotocol/related-task").path("taskId").asString(""))
+                        .isEqualTo(taskId);
+                assertThat(client.request("tasks/get", id).result().path("status").asString("")).isEqualTo("completed");
+            }
+        }
+
+        @Test
+        void taskIsCancelled() {
+            try (TestClient client = open()) {
+                String taskId = client.request("tools/call", asTask("slow_compute", "{\"seconds\":60}")).result()
+                        .path("task").path("taskId").asString("");
+                ObjectNode id = json("{\"taskId\":\"" + taskId + "\"}");
+                JsonNode cancelled = client.request("tasks/cancel", id).result();
+                assertThat(cancelled.path("status").asString("")).isEqualTo("cancelled");
+                assertThat(client.request("tasks/get", id).result().path("status").asString("")).isEqualTo("cancelled");
+                assertThat(client.request("tasks/result", id).isError()).isTrue();
+            }
+        }
+
+        @Test
+        void toolErrorAndProtocolError() {
+            try (TestClient client = open()) {
+                String failing = client.request("tools/call", asTask("failing_job", "{}")).result()
+                        .path("task").path("taskId").asString("");
+                JsonNode toolError = client.request("tasks/result", json("{\"taskId\":\"" + failing + "\"}")).result();
+                assertThat(toolError.path("isError").asBoolean(false)).isTrue();
+                assertThat(toolError.path("content").get(0).path("text").asString("")).isEqualTo(ConformanceServer.FAILING_JOB_TEXT);
+                assertThat(client.request("tasks/get", json("{\"taskId\":\"" + failing + "\"}")).result()
+                        .path("status").asString("")).isEqualTo("failed");
+
+                String broken = client.request("tools/call", asTask("protocol_error_job", "{}")).result()
+                        .path("task").path("taskId").asString("");
+                Response protocolError = client.request("tasks/result", json("{\"taskId\":\"" + broken + "\"}"));
+                assertThat(protocolError.errorCode()).isEqualTo(-32603);
+                assertThat(protocolError.error().path("message").asString("")).isEqualTo(ConformanceServer.PROTOCOL_ERROR_TEXT);
+                assertThat(client.request("tasks/get", json("{\"taskId\":\"" + broken + "\"}")).result()
+                        .path("status").asString("")).isEqualTo("failed");
+            }
+        }
+
+        @Test
+        void taskAsksTheClientWithRelatedTaskMeta() {
+            try (TestClient client = open()) {
+                client.onServerRequest(request -> accept("{\"confirm\":true,\"name\":\"Ada\"}"));
+                String taskId = client.request("tools/call", asTask("confirm_delete", "{\"filename\":\"a.txt\"}")).result()
+                        .path("task").path("taskId").asString("");
+                JsonNode result = client.request("tasks/result", json("{\"taskId\":\"" + taskId + "\"}")).result();
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Deleted a.txt");
+                JsonNode elicitation = serverRequest(client, "elicitation/create");
+                assertThat(elicitation.path("params").path("message").asString("")).isEqualTo("Delete a.txt?");
+                assertThat(elicitation.path("params").path("_meta").path("io.modelcontextprotocol/related-task")
+                        .path("taskId").asString("")).isEqualTo(taskId);
+
+                String multi = client.request("tools/call", asTask("multi_input", "{}")).result()
+                        .path("task").path("taskId").asString("");
+                JsonNode both = client.request("tasks/result", json("{\"taskId\":\"" + multi + "\"}")).result();
+                assertThat(both.path("content").get(0).path("text").asString("")).isEqualTo("Name: Ada; confirmed: true");
+            }
+        }
+
+        @Test
+        void taskRulesFollowTheToolsTaskSupport() {
+            try (TestClient client = open()) {
+                // required without task → -32601; forbidden with task → -32601
+                assertThat(client.callTool("failing_job", Json.object()).errorCode()).isEqualTo(-32601);
+                assertThat(client.request("tools/call", asTask("greet", "{\"name\":\"x\"}")).errorCode()).isEqualTo(-32601);
+                assertThat(client.callTool("greet", json("{\"name\":\"x\"}")).result().path("content").get(0)
+                        .path("text").asString("")).isEqualTo("Hello, x!");
+            }
+        }
+
+        @Test
+        void olderRevisionsRunTaskToolsDirectly() {
+            try (TestClient client = TestClient.legacy(server, "2025-06-18")) {
+                client.initialize();
+                JsonNode result = client.callTool("slow_compute", json("{\"seconds\":0,\"label\":\"direct\"}")).result();
+                assertThat(result.path("content").get(0).path("text").asString("")).isEqualTo("Computed direct after 0 s");
+            }
         }
     }
 
@@ -1258,6 +1765,38 @@ class ConformanceServerTest {
         List<String> out = new ArrayList<>();
         array.forEach(v -> out.add(v.asString("")));
         return out;
+    }
+
+    private static List<String> keys(JsonNode object) {
+        List<String> out = new ArrayList<>();
+        object.propertyNames().forEach(out::add);
+        return out;
+    }
+
+    /** Polls tasks/get until the status is {@code status} or terminal. */
+    private static JsonNode awaitStatus(TestClient client, String taskId, String status) throws InterruptedException {
+        return poll(client, taskId, t -> t.path("status").asString("").equals(status) || TERMINAL.contains(t.path("status").asString("")));
+    }
+
+    private static JsonNode awaitTerminal(TestClient client, String taskId) throws InterruptedException {
+        return poll(client, taskId, t -> TERMINAL.contains(t.path("status").asString("")));
+    }
+
+    private static JsonNode poll(TestClient client, String taskId, java.util.function.Predicate<JsonNode> until)
+            throws InterruptedException {
+        ObjectNode params = Json.object();
+        params.put("taskId", taskId);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            JsonNode task = client.request("tasks/get", params).result();
+            if (until.test(task)) {
+                return task;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Task did not get there in time: " + task);
+            }
+            Thread.sleep(20);
+        }
     }
 
     static ObjectNode json(String text) {
