@@ -91,7 +91,7 @@ public final class ConformanceServer {
      * extension and to run synchronously otherwise; the server makes a 2026-07-28 task only of "required" tools (and
      * answers -32021 without the extension), so "required" is the closest it can get.
      */
-    static final String SLOW_COMPUTE_TASK_SUPPORT = "required";
+    static final String SLOW_COMPUTE_TASK_SUPPORT = "optional";
     static final Duration FAILING_JOB_DELAY = Duration.ofSeconds(1);
     static final String FAILING_JOB_TEXT = "failing_job failed: the job reported an error";
     static final String PROTOCOL_ERROR_TEXT = "protocol_error_job failed with a protocol error";

@@ -204,14 +204,21 @@ final class Exchange implements RequestContext {
         }
         Map<String, JsonNode> answered = new LinkedHashMap<>();
         Map<String, ObjectNode> missing = new LinkedHashMap<>();
+        if (task != null) {
+            Map<String, ObjectNode> inputRequests = new LinkedHashMap<>();
+            for (Map.Entry<String, InputRequest> e : requests.entrySet()) {
+                inputRequests.put(e.getKey(), inputRequest(e.getValue().method(), adapt(e.getValue())));
+            }
+            answered.putAll(channel.server().tasks().ask(task, this, inputRequests, key -> {
+                InputRequest r = requests.get(key);
+                return sendAndWait(r.method(), withRelatedTask(adapt(r)));
+            }));
+            return new InputAnswers(answered);
+        }
         for (Map.Entry<String, InputRequest> e : requests.entrySet()) {
             String key = e.getKey();
             ObjectNode params = adapt(e.getValue());
-            if (task != null) {
-                ObjectNode inputRequest = inputRequest(e.getValue().method(), params);
-                answered.put(key, channel.server().tasks().ask(task, this, key, inputRequest,
-                        () -> sendAndWait(e.getValue().method(), withRelatedTask(params))));
-            } else if (modern()) {
+            if (modern()) {
                 JsonNode answer = answers == null ? null : answers.get(key);
                 if (answer != null) {
                     answered.put(key, answer);

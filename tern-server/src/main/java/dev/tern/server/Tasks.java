@@ -74,7 +74,7 @@ final class Tasks {
             if ("required".equals(support) && !declared) {
                 throw missingExtension();
             }
-            return declared && "required".equals(support);
+            return declared && !"forbidden".equals(support);
         }
         if (e.version != ProtocolVersion.V2025_11_25) {
             return false;
@@ -171,21 +171,43 @@ final class Tasks {
 
     // ---------------------------------------------------------------- asking the client from a task
 
-    /** Blocks the task until the client answers an input request: a server request (legacy) or tasks/update (modern). */
-    JsonNode ask(Running run, Exchange exchange, String key, ObjectNode inputRequest, java.util.function.Supplier<JsonNode> legacyAsk) {
+    /**
+     * Blocks the task until the client answers every input request: server requests one after another (legacy), or
+     * all published at once and answered through tasks/update, in any order and any number of updates (modern).
+     */
+    Map<String, JsonNode> ask(Running run, Exchange exchange, Map<String, ObjectNode> inputRequests,
+            java.util.function.Function<String, JsonNode> legacyAsk) {
+        Map<String, JsonNode> answers = new java.util.LinkedHashMap<>();
         try {
             if (!exchange.modern()) {
-                update(run, r -> r.withStatus(TaskStatus.INPUT_REQUIRED, "waiting for the client", clock.instant()));
-                return legacyAsk.get();
+                for (String key : inputRequests.keySet()) {
+                    update(run, r -> r.withStatus(TaskStatus.INPUT_REQUIRED, "waiting for the client", clock.instant()));
+                    answers.put(key, legacyAsk.apply(key));
+                }
+                return answers;
             }
-            CompletableFuture<JsonNode> answer = run.answers.computeIfAbsent(key, k -> new CompletableFuture<>());
-            if (!answer.isDone()) {
-                ObjectNode requests = Json.object();
-                requests.set(key, inputRequest);
-                update(run, r -> r.withInputRequests(requests, clock.instant()));
+            Map<String, CompletableFuture<JsonNode>> waiting = new java.util.LinkedHashMap<>();
+            ObjectNode pending = Json.object();
+            for (Map.Entry<String, ObjectNode> e : inputRequests.entrySet()) {
+                CompletableFuture<JsonNode> answer = run.answers.computeIfAbsent(e.getKey(), k -> new CompletableFuture<>());
+                waiting.put(e.getKey(), answer);
+                if (!answer.isDone()) {
+                    pending.set(e.getKey(), e.getValue());
+                }
+                run.cancellation.onCancel(() -> answer.cancel(false));
             }
-            run.cancellation.onCancel(() -> answer.cancel(false));
-            return answer.get(server.config().clientRequestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!pending.isEmpty()) {
+                update(run, r -> {
+                    ObjectNode merged = r.inputRequests() == null ? Json.object() : r.inputRequests().deepCopy();
+                    merged.setAll(pending);
+                    return r.withInputRequests(merged, clock.instant());
+                });
+            }
+            long deadline = System.nanoTime() + server.config().clientRequestTimeout().toNanos();
+            for (Map.Entry<String, CompletableFuture<JsonNode>> e : waiting.entrySet()) {
+                answers.put(e.getKey(), e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            }
+            return answers;
         } catch (ExecutionException e) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "The client's answer failed");
         } catch (TimeoutException e) {
@@ -194,7 +216,8 @@ final class Tasks {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted");
         } finally {
-            update(run, r -> r.status() == TaskStatus.INPUT_REQUIRED ? r.withStatus(TaskStatus.WORKING, null, clock.instant()) : r);
+            update(run, r -> r.status() == TaskStatus.INPUT_REQUIRED && (r.inputRequests() == null || r.inputRequests().isEmpty())
+                    ? r.withStatus(TaskStatus.WORKING, null, clock.instant()) : r);
         }
     }
 
@@ -302,11 +325,23 @@ final class Tasks {
         }
         Running run = running.get(record.taskId());
         if (run != null) {
+            java.util.List<String> answered = new java.util.ArrayList<>();
             for (Map.Entry<String, JsonNode> answer : r.properties()) {
                 CompletableFuture<JsonNode> waiting = run.answers.get(answer.getKey());
-                if (waiting != null && answer.getValue().isObject()) {
-                    waiting.complete(answer.getValue());
+                if (waiting != null && answer.getValue().isObject() && waiting.complete(answer.getValue())) {
+                    answered.add(answer.getKey());
                 }
+            }
+            if (!answered.isEmpty()) {
+                update(run, t -> {
+                    if (t.inputRequests() == null) {
+                        return t;
+                    }
+                    ObjectNode left = t.inputRequests().deepCopy();
+                    left.remove(answered);
+                    return left.isEmpty() ? t.withStatus(TaskStatus.WORKING, null, clock.instant())
+                            : t.withInputRequests(left, clock.instant());
+                });
             }
         }
         return Json.object();
