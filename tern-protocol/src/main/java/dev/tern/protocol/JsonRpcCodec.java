@@ -8,9 +8,11 @@ import java.util.Objects;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.StreamWriteFeature;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeType;
@@ -26,10 +28,13 @@ public final class JsonRpcCodec {
 
     private final CodecLimits limits;
     private final JsonMapper mapper;
+    /** Writes to a caller's stream without closing it. */
+    private final ObjectWriter streamWriter;
 
     public JsonRpcCodec(CodecLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.mapper = Json.newMapper(limits);
+        this.streamWriter = mapper.writer().without(StreamWriteFeature.AUTO_CLOSE_TARGET);
     }
 
     public static JsonRpcCodec withDefaults() {
@@ -169,7 +174,7 @@ public final class JsonRpcCodec {
 
     /** Writes one message as compact JSON (no line breaks) to {@code out}, which is left open. */
     public void encode(JsonRpcMessage message, OutputStream out) {
-        try (JsonGenerator gen = mapper.createGenerator(out)) {
+        try (JsonGenerator gen = streamWriter.createGenerator(out)) {
             write(gen, message);
         }
     }
