@@ -174,4 +174,46 @@ class JsonRpcRoundTripTest {
         JsonRpcNotification back = (JsonRpcNotification) single(codec.decode(codec.encode(new JsonRpcNotification("n", p))));
         assertThat(back.params()).isEqualTo(p);
     }
+    // ------------------------------------------------------------------ lone surrogates on the way out
+
+    @Test
+    void loneSurrogatesAreWrittenAsReplacementCharacters() {
+        ObjectNode p = Json.object();
+        p.put("cut", "emoji \ud83d");
+        p.put("low", "\ude00 first");
+        p.put("middle", "a\ud800b\udc00c");
+        p.put("pair", "ok \ud83d\ude00");
+        p.put("bad \udbff key", 1);
+        p.putArray("list").add("x\ud800");
+        byte[] encoded = codec.encode(new JsonRpcNotification("n", p));
+        assertThat(Utf8Check.problem(encoded, 0, encoded.length)).isNull();
+        JsonRpcNotification back = (JsonRpcNotification) single(codec.decode(encoded));
+        assertThat(back.params().get("cut").stringValue()).isEqualTo("emoji \ufffd");
+        assertThat(back.params().get("low").stringValue()).isEqualTo("\ufffd first");
+        assertThat(back.params().get("middle").stringValue()).isEqualTo("a\ufffdb\ufffdc");
+        assertThat(back.params().get("pair").stringValue()).isEqualTo("ok \ud83d\ude00");
+        assertThat(back.params().has("bad \ufffd key")).isTrue();
+        assertThat(back.params().at("/list/0").stringValue()).isEqualTo("x\ufffd");
+    }
+
+    @Test
+    void loneSurrogatesInEnvelopeStringsAreReplacedToo() {
+        byte[] failure = codec.encode(new JsonRpcFailure(RequestId.of("id\ud800"), JsonRpcError.of(-32602, "Unknown tool: \udfff")));
+        JsonRpcFailure f = (JsonRpcFailure) single(codec.decode(failure));
+        assertThat(f.id()).isEqualTo(RequestId.of("id\ufffd"));
+        assertThat(f.error().message()).isEqualTo("Unknown tool: \ufffd");
+        byte[] request = codec.encode(new JsonRpcRequest(RequestId.of(1), "m\ud800", null));
+        assertThat(((JsonRpcRequest) single(codec.decode(request))).method()).isEqualTo("m\ufffd");
+        byte[] batch = codec.encodeBatch(List.of(new JsonRpcResult(RequestId.of(1), Json.object().put("t", "\ud800"))));
+        assertThat(Utf8Check.problem(batch, 0, batch.length)).isNull();
+    }
+
+    @Test
+    void wellFormedStringsAreLeftAlone() {
+        String s = "plain \u00e9 \ud83d\ude00";
+        assertThat(JsonRpcCodec.wellFormed(s)).isSameAs(s);
+        assertThat(JsonRpcCodec.wellFormed("")).isEmpty();
+        assertThat(JsonRpcCodec.wellFormed("\ud83d\ud83d\ude00")).isEqualTo("\ufffd\ud83d\ude00");
+        assertThat(JsonRpcCodec.wellFormed("\ude00\ud83d")).isEqualTo("\ufffd\ufffd");
+    }
 }
