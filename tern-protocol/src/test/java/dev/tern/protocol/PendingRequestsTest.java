@@ -104,6 +104,17 @@ class PendingRequestsTest {
     }
 
     @Test
+    void aTimeoutThatFiresAtOnceStillFailsTheRequest() {
+        // the timer may run before register() returns; the request must time out all the same
+        for (int i = 0; i < 200; i++) {
+            PendingRequests.Outgoing o = pending.register(Duration.ZERO);
+            assertThatThrownBy(() -> o.response().get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(TimeoutException.class);
+        }
+        assertThat(pending.size()).isZero();
+    }
+
+    @Test
     void answeredRequestsCancelTheirTimer() throws Exception {
         PendingRequests.Outgoing o = pending.register(LONG);
         assertThat(scheduler.getQueue()).hasSize(1);
