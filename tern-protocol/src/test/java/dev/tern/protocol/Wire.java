@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 
-/** Small helpers shared by the codec tests. */
+/** Small utilities shared by the codec tests. */
 final class Wire {
     private Wire() {
     }

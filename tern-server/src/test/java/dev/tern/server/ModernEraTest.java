@@ -524,7 +524,7 @@ class ModernEraTest {
         JsonNode rootsAsk = first.get("inputRequests").get(rootsKey);
         assertThat(rootsAsk.get("method").stringValue()).isEqualTo("roots/list");
         ObjectNode retry = params.deepCopy();
-        retry.putObject("inputResponses").set(rootsKey, Json.mapper().readTree("{\"roots\":[{\"uri\":\"file:///work\"}]}"));
+        retry.putObject("inputResponses").set(rootsKey, Json.mapper().readTree("{\"roots\":[{\"uri\":\"file:///projects/app\"}]}"));
         retry.put("requestState", first.get("requestState").stringValue());
         JsonNode second = result(p.modernRequest("tools/call", retry));
         String samplingKey = second.get("inputRequests").propertyNames().iterator().next();
@@ -534,7 +534,7 @@ class ModernEraTest {
         last.putObject("inputResponses").set(samplingKey, Json.mapper().readTree("{\"role\":\"assistant\",\"content\":"
                 + "{\"type\":\"text\",\"text\":\"step one\"},\"model\":\"m\"}"));
         last.put("requestState", second.get("requestState").stringValue());
-        assertThat(result(p.modernRequest("tools/call", last)).at("/content/0/text").stringValue()).isEqualTo("file:///work / step one");
+        assertThat(result(p.modernRequest("tools/call", last)).at("/content/0/text").stringValue()).isEqualTo("file:///projects/app / step one");
     }
 
     @Test

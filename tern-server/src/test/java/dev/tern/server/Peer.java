@@ -25,7 +25,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The client end of an in-memory connection to a server: a recording {@link Outbound} that turns every message the
- * server sends into bytes and back (as a transport would), plus helpers to send requests and wait for answers.
+ * server sends into bytes and back (as a transport would), plus methods to send requests and wait for answers.
  * Optionally checks what the server sends against the MCP schema of the revision spoken. Thread-safe.
  */
 final class Peer implements Outbound, AutoCloseable {
