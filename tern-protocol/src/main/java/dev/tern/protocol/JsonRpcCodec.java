@@ -8,9 +8,12 @@ import java.util.Objects;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.StreamWriteFeature;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.util.JsonGeneratorDelegate;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeType;
@@ -26,10 +29,13 @@ public final class JsonRpcCodec {
 
     private final CodecLimits limits;
     private final JsonMapper mapper;
+    /** Writes to a caller's stream without closing it. */
+    private final ObjectWriter streamWriter;
 
     public JsonRpcCodec(CodecLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.mapper = Json.newMapper(limits);
+        this.streamWriter = mapper.writer().without(StreamWriteFeature.AUTO_CLOSE_TARGET);
     }
 
     public static JsonRpcCodec withDefaults() {
@@ -161,15 +167,20 @@ public final class JsonRpcCodec {
         return new Decoded.Single(new JsonRpcFailure(id, new JsonRpcError(code.intValue(), message.stringValue(), data)));
     }
 
+    /**
+     * Writes one message as compact UTF-8 JSON on one line. A lone UTF-16 surrogate in a string (half of an emoji cut
+     * by {@code substring}, say) is written as U+FFFD: peers must refuse lone surrogates, as {@link #decode} does,
+     * and one bad character must not cost the whole message.
+     */
     public byte[] encode(JsonRpcMessage message) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         encode(message, out);
         return out.toByteArray();
     }
 
-    /** Writes one message as compact JSON (no line breaks) to {@code out}, which is left open. */
+    /** Writes one message as by {@link #encode(JsonRpcMessage)} to {@code out}, which is left open. */
     public void encode(JsonRpcMessage message, OutputStream out) {
-        try (JsonGenerator gen = mapper.createGenerator(out)) {
+        try (JsonGenerator gen = new WellFormedStrings(streamWriter.createGenerator(out))) {
             write(gen, message);
         }
     }
@@ -177,7 +188,7 @@ public final class JsonRpcCodec {
     /** Writes the responses to a batch as one JSON array. */
     public byte[] encodeBatch(List<? extends JsonRpcMessage> messages) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator gen = mapper.createGenerator(out)) {
+        try (JsonGenerator gen = new WellFormedStrings(mapper.createGenerator(out))) {
             gen.writeStartArray();
             for (JsonRpcMessage m : messages) {
                 write(gen, m);
@@ -276,6 +287,60 @@ public final class JsonRpcCodec {
             case OBJECT -> "an object";
             default -> type.name().toLowerCase(java.util.Locale.ROOT);
         };
+    }
+
+    /** Passes every string and property name through {@link #wellFormed} on the way to the real generator. */
+    private static final class WellFormedStrings extends JsonGeneratorDelegate {
+        WellFormedStrings(JsonGenerator delegate) {
+            super(delegate, false);
+        }
+
+        @Override
+        public JsonGenerator writeName(String name) {
+            return super.writeName(wellFormed(name));
+        }
+
+        @Override
+        public JsonGenerator writeString(String text) {
+            return super.writeString(text == null ? null : wellFormed(text));
+        }
+
+        @Override
+        public JsonGenerator writeString(char[] text, int offset, int len) {
+            return writeString(new String(text, offset, len));
+        }
+    }
+
+    /** {@code s} with every unpaired surrogate replaced by U+FFFD; {@code s} itself when it has none. */
+    static String wellFormed(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return replaceLoneSurrogates(s, i);
+            }
+        }
+        return s;
+    }
+
+    private static String replaceLoneSurrogates(String s, int from) {
+        StringBuilder b = new StringBuilder(s.length()).append(s, 0, from);
+        int n = s.length();
+        for (int i = from; i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                b.append(c).append(s.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                b.append('\uFFFD');
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     private static String firstLine(String message) {

@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 public final class PendingRequests {
     private final ScheduledExecutorService scheduler;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<RequestId, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
 
     public PendingRequests(ScheduledExecutorService scheduler) {
         this.scheduler = scheduler;
@@ -29,29 +29,29 @@ public final class PendingRequests {
     public record Outgoing(RequestId id, CompletableFuture<JsonNode> response) {
     }
 
-    private record Pending(CompletableFuture<JsonNode> future, ScheduledFuture<?> timer) {
-    }
-
     /**
      * Registers a new request. Its future completes with the result, or exceptionally with an
      * {@link McpException} for an error response, a {@link TimeoutException} after {@code timeout}, or whatever
-     * {@link #failAll} is given.
+     * {@link #failAll} is given. However it completes (the caller may cancel it too), the request is forgotten.
      */
     public Outgoing register(Duration timeout) {
         RequestId id = RequestId.of(nextId.getAndIncrement());
         CompletableFuture<JsonNode> future = new CompletableFuture<>();
-        ScheduledFuture<?> timer = scheduler.schedule(() -> {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.future.completeExceptionally(new TimeoutException("No response to request " + id + " within " + timeout));
-            }
-        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
-        pending.put(id, new Pending(future, timer));
+        // registered before the timer exists: a timer that fires at once must find the request
+        pending.put(id, future);
+        ScheduledFuture<?> timer;
+        try {
+            timer = scheduler.schedule(() -> {
+                pending.remove(id, future);
+                future.completeExceptionally(new TimeoutException("No response to request " + id + " within " + timeout));
+            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException e) {
+            pending.remove(id, future);
+            throw e;
+        }
         future.whenComplete((v, e) -> {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.timer.cancel(false);
-            }
+            pending.remove(id, future);
+            timer.cancel(false);
         });
         return new Outgoing(id, future);
     }
@@ -61,25 +61,22 @@ public final class PendingRequests {
         if (response.id() == null) {
             return false;
         }
-        Pending p = pending.remove(response.id());
-        if (p == null) {
+        CompletableFuture<JsonNode> future = pending.remove(response.id());
+        if (future == null) {
             return false;
         }
-        p.timer.cancel(false);
-        switch (response) {
-            case JsonRpcResult r -> p.future.complete(r.result());
-            case JsonRpcFailure f -> p.future.completeExceptionally(
+        return switch (response) {
+            case JsonRpcResult r -> future.complete(r.result());
+            case JsonRpcFailure f -> future.completeExceptionally(
                     new McpException(f.error().code(), f.error().message(), f.error().data()));
-        }
-        return true;
+        };
     }
 
     public void failAll(Throwable cause) {
         for (RequestId id : pending.keySet()) {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.timer.cancel(false);
-                p.future.completeExceptionally(cause);
+            CompletableFuture<JsonNode> future = pending.remove(id);
+            if (future != null) {
+                future.completeExceptionally(cause);
             }
         }
     }

@@ -12,7 +12,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = ImageContent.class, name = "image"),
         @JsonSubTypes.Type(value = AudioContent.class, name = "audio"),
         @JsonSubTypes.Type(value = ResourceLink.class, name = "resource_link"),
-        @JsonSubTypes.Type(value = EmbeddedResource.class, name = "resource")
+        @JsonSubTypes.Type(value = EmbeddedResource.class, name = "resource"),
+        @JsonSubTypes.Type(value = ToolUseContent.class, name = "tool_use"),
+        @JsonSubTypes.Type(value = ToolResultContent.class, name = "tool_result")
 })
 public interface Content {
 

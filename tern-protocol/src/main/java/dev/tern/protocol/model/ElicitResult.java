@@ -1,5 +1,9 @@
 package dev.tern.protocol.model;
 
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -8,7 +12,12 @@ import tools.jackson.databind.node.ObjectNode;
  * @param action "accept", "decline" or "cancel"
  * @param content the submitted form values when accepted (form mode)
  */
-public record ElicitResult(String action, ObjectNode content) {
+public record ElicitResult(String action, ObjectNode content, @JsonProperty("_meta") Map<String, Object> meta) {
+
+    public ElicitResult(String action, ObjectNode content) {
+        this(action, content, null);
+    }
+
     public boolean accepted() {
         return "accept".equals(action);
     }
