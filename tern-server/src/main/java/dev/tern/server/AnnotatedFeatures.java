@@ -101,7 +101,10 @@ final class AnnotatedFeatures {
             b.description(a.description());
         }
         if (a.readOnly() || a.destructive() || a.idempotent() || a.openWorld()) {
-            b.annotations(new ToolAnnotations(null, a.readOnly(), a.destructive(), a.idempotent(), a.openWorld()));
+            // Only hints the method sets are sent: the spec's defaults for the others (destructive and open-world
+            // true) must not be overridden by the annotation's false.
+            b.annotations(new ToolAnnotations(null, hint(a.readOnly()), hint(a.destructive()), hint(a.idempotent()),
+                    hint(a.openWorld())));
         }
         Type returnType = m.getGenericReturnType();
         boolean structured = isStructured(returnType);
@@ -140,6 +143,10 @@ final class AnnotatedFeatures {
             }
             return ToolResults.from(invoke(service, m, ctx, values), structured);
         }).build();
+    }
+
+    private static Boolean hint(boolean set) {
+        return set ? Boolean.TRUE : null;
     }
 
     private static boolean isStructured(Type type) {

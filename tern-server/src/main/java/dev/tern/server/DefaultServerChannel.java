@@ -218,7 +218,7 @@ final class DefaultServerChannel implements ServerChannel {
             responder.accept(new JsonRpcFailure(request.id(), McpException.methodNotFound(request.method()).toError()));
             return;
         }
-        if (inFlight.putIfAbsent(request.id(), exchange) != null || listens.containsKey(request.id())) {
+        if (listens.containsKey(request.id()) || inFlight.putIfAbsent(request.id(), exchange) != null) {
             responder.accept(new JsonRpcFailure(request.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Invalid request: id " + request.id() + " is already in use by a request in flight")));
             return;
@@ -337,6 +337,7 @@ final class DefaultServerChannel implements ServerChannel {
     }
 
     private void complete(Exchange exchange, JsonRpcResponse response) {
+        exchange.finish();
         inFlight.remove(exchange.request.id(), exchange);
         if (!exchange.suppressed) {
             exchange.responder.accept(response);

@@ -50,6 +50,8 @@ final class Exchange implements RequestContext {
 
     /** The client cancelled: nothing more may be sent for this request. */
     volatile boolean suppressed;
+    /** The response is out: nothing more may be sent for this request. */
+    private boolean finished;
     /** The handler ran past its deadline. */
     volatile boolean timedOut;
     volatile Thread thread;
@@ -141,7 +143,7 @@ final class Exchange implements RequestContext {
             return;
         }
         synchronized (this) {
-            if (!(progress > lastProgress)) {
+            if (finished || !(progress > lastProgress)) {
                 return;
             }
             lastProgress = progress;
@@ -155,7 +157,18 @@ final class Exchange implements RequestContext {
         if (message != null) {
             p.put("message", message);
         }
-        channel.send(new JsonRpcNotification("notifications/progress", p), request.id());
+        sendUnlessFinished(new JsonRpcNotification("notifications/progress", p));
+    }
+
+    /** Marks the response as sent; later progress and log messages are dropped. */
+    synchronized void finish() {
+        finished = true;
+    }
+
+    private synchronized void sendUnlessFinished(JsonRpcNotification notification) {
+        if (!finished) {
+            channel.send(notification, request.id());
+        }
     }
 
     @Override
@@ -169,7 +182,7 @@ final class Exchange implements RequestContext {
             p.put("logger", logger);
         }
         p.set("data", Json.mapper().valueToTree(data));
-        channel.send(new JsonRpcNotification("notifications/message", p), request.id());
+        sendUnlessFinished(new JsonRpcNotification("notifications/message", p));
     }
 
     @Override

@@ -97,7 +97,7 @@ final class RequestStateSealer {
         }
         StringBuilder canonical = new StringBuilder(method).append('\n');
         for (Map.Entry<String, JsonNode> e : salient.entrySet()) {
-            canonical.append(e.getKey()).append('=');
+            canonical.append(Json.mapper().writeValueAsString(e.getKey())).append('=');
             canonicalize(e.getValue(), canonical);
             canonical.append('\n');
         }

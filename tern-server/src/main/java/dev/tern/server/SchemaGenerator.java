@@ -183,7 +183,7 @@ final class SchemaGenerator {
             ArrayNode required = Json.mapper().createArrayNode();
             for (RecordComponent c : raw.getRecordComponents()) {
                 Arg arg = c.getAnnotation(Arg.class);
-                JsonProperty jp = c.getAnnotation(JsonProperty.class);
+                JsonProperty jp = c.getAccessor().getAnnotation(JsonProperty.class);
                 String name = jp != null && !jp.value().isEmpty() ? jp.value() : c.getName();
                 ObjectNode cs = schema(c.getGenericType(), inProgress, output);
                 String defaultValue = arg == null || arg.defaultValue().isEmpty() ? null : arg.defaultValue();

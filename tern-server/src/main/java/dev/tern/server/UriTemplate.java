@@ -12,9 +12,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An RFC 6570 URI template, used to match URIs: simple ({@code {id}}), reserved ({@code {+path}}), path segment
- * ({@code {/seg}}) and query ({@code {?a,b}}, {@code {&c}}) expressions. The match is a regular expression without
- * nested quantifiers, so it runs in linear time. Immutable.
+ * An RFC 6570 URI template, used to match URIs: simple ({@code {id}}), reserved ({@code {+path}}), fragment,
+ * path segment ({@code {/seg}}), label ({@code {.ext}}), path parameter ({@code {;p}}) and query ({@code {?a,b}},
+ * {@code {&c}}) expressions. A variable's value never holds the literal that follows it and is matched possessively;
+ * adjacent variables and more than one reserved expression are refused, so matching does not backtrack. Immutable.
  */
 public final class UriTemplate {
     private static final Pattern EXPRESSION = Pattern.compile("\\{([+#/?&.;]?)([A-Za-z0-9_.,%]+)}");
@@ -34,40 +35,63 @@ public final class UriTemplate {
         Matcher m = EXPRESSION.matcher(template);
         int last = 0;
         boolean sawQuery = false;
+        boolean sawReserved = false;
+        boolean previousWasVariable = false;
         while (m.find()) {
-            if (sawQuery) {
-                throw new IllegalArgumentException("uri template: " + template + " (query expressions must come last)");
-            }
-            regex.append(Pattern.quote(template.substring(last, m.start())));
+            String literal = template.substring(last, m.start());
             String op = m.group(1);
             String[] names = m.group(2).split(",");
+            boolean queryOp = op.equals("?") || op.equals("&");
+            if (sawQuery && !(queryOp && literal.isEmpty())) {
+                throw new IllegalArgumentException("uri template: " + template + " (query expressions must come last)");
+            }
+            if (!queryOp && previousWasVariable && literal.isEmpty()) {
+                throw new IllegalArgumentException("uri template: " + template
+                        + " (adjacent variables cannot be told apart; put a literal between them)");
+            }
+            regex.append(Pattern.quote(literal));
+            String stop = stopCharacter(template, m.end());
             switch (op) {
                 case "?", "&" -> {
                     query.addAll(List.of(names));
-                    regex.append("(?:[?&](?<query>[^#]*))?");
+                    if (!sawQuery) {
+                        regex.append("(?:[?&](?<query>[^#]*+))?");
+                    }
                     sawQuery = true;
                 }
                 case "+", "#" -> {
                     require(names, template);
+                    if (sawReserved) {
+                        throw new IllegalArgumentException("uri template: " + template
+                                + " (at most one reserved {+var} or fragment {#var} expression)");
+                    }
+                    sawReserved = true;
                     path.add(names[0]);
                     regex.append(op.equals("#") ? "(?:#" : "").append("([^?#]*)").append(op.equals("#") ? ")?" : "");
                 }
                 case "/" -> {
                     require(names, template);
                     path.add(names[0]);
-                    regex.append("(?:/([^/?#]*))?");
+                    regex.append("(?:/(").append(charClass("/?#", stop)).append("*+))?");
                 }
                 case "." -> {
                     require(names, template);
                     path.add(names[0]);
-                    regex.append("(?:\\.([^/?#.]*))?");
+                    regex.append("(?:\\.(").append(charClass("/?#.", stop)).append("*+))?");
+                }
+                case ";" -> {
+                    require(names, template);
+                    path.add(names[0]);
+                    regex.append("(?:;").append(Pattern.quote(names[0])).append("(?:=(")
+                            .append(charClass("/?#;", stop)).append("*+))?)?");
                 }
                 default -> {
                     require(names, template);
                     path.add(names[0]);
-                    regex.append("([^/?#]*)");
+                    regex.append("(").append(charClass("/?#", stop)).append("*+)");
                 }
             }
+            previousWasVariable = true;
             last = m.end();
         }
         regex.append(Pattern.quote(template.substring(last))).append('$');
@@ -77,6 +101,27 @@ public final class UriTemplate {
         List<String> all = new ArrayList<>(path);
         all.addAll(query);
         this.variables = List.copyOf(all);
+    }
+
+    /** The literal character that follows an expression, which its value cannot contain, or empty. */
+    private static String stopCharacter(String template, int at) {
+        return at < template.length() && template.charAt(at) != '{' ? String.valueOf(template.charAt(at)) : "";
+    }
+
+    /**
+     * A negated character class: a value never holds the excluded characters nor the literal that ends it, so with a
+     * possessive quantifier matching never backtracks into it.
+     */
+    private static String charClass(String excluded, String stop) {
+        String chars = stop.isEmpty() || excluded.contains(stop) ? excluded : excluded + stop;
+        StringBuilder cls = new StringBuilder("[^");
+        for (char c : chars.toCharArray()) {
+            if ("\\[]^-&".indexOf(c) >= 0) {
+                cls.append('\\');
+            }
+            cls.append(c);
+        }
+        return cls.append(']').toString();
     }
 
     private static void require(String[] names, String template) {

@@ -789,4 +789,25 @@ class LegacySessionTest {
         assertThat(refusal.at("/error/code").intValue()).isEqualTo(ErrorCodes.INVALID_REQUEST);
         assertThat(fixtures.echoCalls).hasValue(0);
     }
+
+    @Test
+    void aHandlerThatKeepsItsContextCannotSendAfterTheResponse() {
+        java.util.concurrent.atomic.AtomicReference<RequestContext> kept = new java.util.concurrent.atomic.AtomicReference<>();
+        McpServer server = start(McpServer.builder().defaultLogLevel(LoggingLevel.DEBUG)
+                .tool(ToolSpec.builder("leak").handler((ctx, a) -> {
+                    kept.set(ctx);
+                    ctx.progress(1, null, null);
+                    return dev.tern.protocol.model.CallToolResult.text("done");
+                }).build()));
+        Peer p = session(server);
+        ObjectNode params = call("leak", null);
+        params.putObject("_meta").put("progressToken", "t");
+        RequestId id = p.send("tools/call", params);
+        p.result(id);
+        assertThat(p.notifications("notifications/progress")).hasSize(1);
+        kept.get().progress(2, null, "late");
+        kept.get().log(LoggingLevel.EMERGENCY, "late");
+        assertThat(p.notifications("notifications/progress")).hasSize(1);
+        assertThat(p.notifications("notifications/message")).isEmpty();
+    }
 }
