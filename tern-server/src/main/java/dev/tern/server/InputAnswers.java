@@ -32,7 +32,13 @@ public final class InputAnswers {
     }
 
     public ElicitResult elicitation(String key) {
-        return convert(raw(key), ElicitResult.class);
+        JsonNode answer = raw(key);
+        String action = answer.path("action").isString() ? answer.get("action").stringValue() : null;
+        if (action == null || !(action.equals("accept") || action.equals("decline") || action.equals("cancel"))) {
+            throw new McpException(ErrorCodes.INVALID_PARAMS,
+                    "Malformed answer from the client: " + key + ".action must be accept, decline or cancel");
+        }
+        return convert(answer, ElicitResult.class);
     }
 
     public CreateMessageResult sampling(String key) {

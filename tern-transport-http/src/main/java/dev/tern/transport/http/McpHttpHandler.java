@@ -210,6 +210,15 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (!http2 && !discarding && !ctx.channel().config().isAutoRead()) {
+            // part of the body is still to come: it may arrive in a later TCP segment than the head
+            ctx.read();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseBody();
         HttpExchange e = exchange;
