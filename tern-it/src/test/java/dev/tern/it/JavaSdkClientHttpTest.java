@@ -92,6 +92,14 @@ class JavaSdkClientHttpTest {
 
     @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class OverHttp11 extends UserDirectoryOverHttp {
+        OverHttp11() {
+            super(Version.HTTP_1_1);
+        }
+    }
+
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class OverHttp2 extends UserDirectoryOverHttp {
         OverHttp2() {
             super(Version.HTTP_2);
