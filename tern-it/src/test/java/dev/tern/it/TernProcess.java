@@ -45,6 +45,14 @@ public final class TernProcess implements AutoCloseable {
         });
     }
 
+    /** Starts a Java main class from the test classpath, with {@code args}. */
+    public static TernProcess main(Class<?> mainClass, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", classpath(), mainClass.getName()));
+        command.addAll(List.of(args));
+        return new TernProcess(command);
+    }
+
     /** Starts {@code tern serve --stdio --example NAME} plus {@code extraArgs}. */
     public static TernProcess stdio(String example, String... extraArgs) throws IOException {
         return new TernProcess(command(example, extraArgs));

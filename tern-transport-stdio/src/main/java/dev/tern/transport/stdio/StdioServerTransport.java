@@ -2,7 +2,10 @@ package dev.tern.transport.stdio;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -212,6 +215,10 @@ public final class StdioServerTransport {
                 }
                 batch.clear();
                 out.flush();
+                if (out instanceof PrintStream print && print.checkError()) {
+                    // PrintStream swallows write failures; a broken pipe shows only here
+                    throw new IOException("output stream failed");
+                }
                 if (last) {
                     return;
                 }
@@ -286,7 +293,7 @@ public final class StdioServerTransport {
     public static final class Builder {
         private final McpServer server;
         private InputStream in = System.in;
-        private OutputStream out = System.out;
+        private OutputStream out = new FileOutputStream(FileDescriptor.out);
         private CodecLimits limits = CodecLimits.DEFAULT;
         private Duration shutdownDeadline = Duration.ofSeconds(5);
 
