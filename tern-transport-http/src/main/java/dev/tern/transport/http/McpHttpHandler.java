@@ -33,6 +33,7 @@ import io.netty.handler.timeout.IdleStateEvent;
  */
 final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+    private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
 
     private final McpEndpoint endpoint;
     private final HttpOptions options;
@@ -44,6 +45,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private CompositeByteBuf body;
     private long received;
     private boolean discarding;
+    private java.util.concurrent.ScheduledFuture<?> bodyTimer;
 
     McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
         this.endpoint = endpoint;
@@ -72,6 +74,12 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void onRequest(ChannelHandlerContext ctx, HttpRequest req) {
         releaseBody();
+        if (!http2) {
+            RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
+            if (guard != null) {
+                guard.headersReceived();
+            }
+        }
         request = req;
         received = 0;
         discarding = true;
@@ -84,7 +92,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         boolean keepAlive = http2 || (HttpUtil.isKeepAlive(req) && !endpoint.draining());
-        exchange = new HttpExchange(ctx, keepAlive, () -> exchangeDone(ctx));
+        exchange = newExchange(ctx, keepAlive);
         if (!http2) {
             ctx.channel().config().setAutoRead(false);
         }
@@ -118,6 +126,10 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
                     .header(HttpHeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, McpEndpoint.SESSION_ID);
         }
         HttpMethod method = req.method();
+        if (endpoint.draining() && !method.equals(HttpMethod.OPTIONS)) {
+            endpoint.unavailable(exchange);
+            return;
+        }
         if (method.equals(HttpMethod.OPTIONS)) {
             exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "POST, GET, DELETE")
                     .header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "content-type, accept, authorization, "
@@ -152,6 +164,32 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
         body = ctx.alloc().compositeBuffer(1024);
         discarding = false;
+        long timeout = options.connections().requestBodyTimeout().toNanos();
+        bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+        if (!http2) {
+            // Auto-read is off while this request is served: ask for the body, which may come in later segments.
+            ctx.read();
+        }
+    }
+
+    private void bodyTimedOut(ChannelHandlerContext ctx) {
+        bodyTimer = null;
+        if (discarding || !ctx.channel().isActive()) {
+            return;
+        }
+        releaseBody();
+        discarding = true;
+        SLOW.log("Request body from {0} not complete within {1} ms", ctx.channel().remoteAddress(),
+                options.connections().requestBodyTimeout().toMillis());
+        reject(ctx, HttpResponseStatus.REQUEST_TIMEOUT, "Request timeout: the body arrived too slowly", true);
+        if (http2) {
+            // The client may still be sending; the stream is of no further use.
+            ctx.channel().close();
+        }
+    }
+
+    private HttpExchange newExchange(ChannelHandlerContext ctx, boolean keepAlive) {
+        return new HttpExchange(ctx, keepAlive, options.connections(), () -> exchangeDone(ctx));
     }
 
     private void onContent(ChannelHandlerContext ctx, HttpContent content) {
@@ -182,12 +220,17 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         byte[] bytes = ByteBufUtil.getBytes(body);
         releaseBody();
         discarding = true;
+        cancelBodyTimer();
         endpoint.handlePost(request.headers(), bytes, exchange);
     }
 
     /** Answers with an error and closes the connection (HTTP/1.1) or ends the stream (HTTP/2). */
     private void reject(ChannelHandlerContext ctx, HttpResponseStatus status, String message, boolean close) {
-        exchange = new HttpExchange(ctx, http2 || !close, () -> exchangeDone(ctx));
+        cancelBodyTimer();
+        exchange = newExchange(ctx, http2 || !close);
+        if (close && !http2) {
+            ctx.channel().config().setAutoRead(false);
+        }
         endpoint.error(exchange, status, null, ErrorCodes.INVALID_REQUEST, message);
     }
 
@@ -195,10 +238,21 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (!http2) {
             ctx.executor().execute(() -> {
                 if (discarding && ctx.channel().isActive()) {
+                    RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
+                    if (guard != null) {
+                        guard.awaitingNextRequest();
+                    }
                     ctx.channel().config().setAutoRead(true);
                     ctx.read();
                 }
             });
+        }
+    }
+
+    private void cancelBodyTimer() {
+        if (bodyTimer != null) {
+            bodyTimer.cancel(false);
+            bodyTimer = null;
         }
     }
 
@@ -212,9 +266,11 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseBody();
+        cancelBodyTimer();
         HttpExchange e = exchange;
         if (e != null) {
             e.clientGone();
+            e.release();
         }
         super.channelInactive(ctx);
     }
