@@ -201,6 +201,17 @@ final class HttpExchange {
         end();
     }
 
+    /**
+     * Ends the exchange without a JSON-RPC response (a cancelled request, a closed session): an open stream just ends,
+     * a response not yet started becomes an empty event stream; either way with an optional {@code retry} hint.
+     */
+    synchronized void endWithoutResponse(Duration retry) {
+        if (mode == Mode.PENDING) {
+            startStream(null, null, null);
+        }
+        end(retry);
+    }
+
     synchronized void clientGone() {
         if (mode == Mode.DONE) {
             return;

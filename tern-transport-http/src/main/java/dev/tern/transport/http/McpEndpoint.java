@@ -220,6 +220,14 @@ final class McpEndpoint {
             case JsonRpcNotification n -> {
                 session.channel().receive(n);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
+                if (n.method().equals("notifications/cancelled") && n.params() != null) {
+                    JsonNode id = n.params().get("requestId");
+                    if (id != null && id.isString()) {
+                        session.cancelled(RequestId.of(id.stringValue()));
+                    } else if (id != null && id.isIntegralNumber() && id.canConvertToLong()) {
+                        session.cancelled(RequestId.of(id.longValue()));
+                    }
+                }
             }
             case JsonRpcResponse r -> {
                 session.channel().receive(r);

@@ -44,6 +44,10 @@ final class DirectoryFixture {
                         .inputSchema(schema(Map.of("query", "string"), "query"))
                         .handler((ctx, args) -> CallToolResult.text("[\"user7\"]"))
                         .build())
+                .tool(ToolSpec.builder("lookup").description("A user by id in one region; the region is routed by header.")
+                        .inputSchema(regionSchema())
+                        .handler((ctx, args) -> user(args.path("id").asString()))
+                        .build())
                 .tool(ToolSpec.builder("count").description("Counts its calls.")
                         .inputSchema(schema(Map.of(), null))
                         .handler((ctx, args) -> CallToolResult.text("count=" + counted.incrementAndGet()))
@@ -114,6 +118,12 @@ final class DirectoryFixture {
         if (required != null) {
             schema.putArray("required").add(required);
         }
+        return schema;
+    }
+
+    private static ObjectNode regionSchema() {
+        ObjectNode schema = schema(Map.of("id", "string", "region", "string"), "id");
+        ((ObjectNode) schema.get("properties").get("region")).put("x-mcp-header", "Region");
         return schema;
     }
 

@@ -67,6 +67,20 @@ final class RawHttp implements AutoCloseable {
         }
     }
 
+    /** Reads only the status line and headers (for a stream whose body goes on). */
+    Response readHead() throws IOException {
+        String statusLine = line();
+        if (statusLine == null) {
+            throw new IOException("connection closed before a response");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (String l = line(); l != null && !l.isEmpty(); l = line()) {
+            int colon = l.indexOf(':');
+            headers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+        }
+        return new Response(Integer.parseInt(statusLine.split(" ")[1]), headers, "");
+    }
+
     Response read() throws IOException {
         String statusLine = line();
         if (statusLine == null) {
