@@ -200,6 +200,7 @@ public final class HttpServerTransport implements AutoCloseable {
                         .maxHeaderListSize(options.maxHeaderSize())
                         .initialWindowSize(1024 * 1024))
                 .validateHeaders(true)
+                .validateRequiredPseudoHeaders(true)
                 .decoderEnforceMaxRstFramesPerWindow(h2.maxResetsPerWindow(), window)
                 .encoderEnforceMaxRstFramesPerWindow(h2.maxResetsPerWindow(), window)
                 .encoderEnforceMaxQueuedControlFrames(h2.maxQueuedControlFrames())

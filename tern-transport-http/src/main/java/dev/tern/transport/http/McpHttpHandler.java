@@ -46,6 +46,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private long received;
     private boolean discarding;
     private java.util.concurrent.ScheduledFuture<?> bodyTimer;
+    private Runnable deferred;
 
     McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
         this.endpoint = endpoint;
@@ -74,6 +75,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void onRequest(ChannelHandlerContext ctx, HttpRequest req) {
         releaseBody();
+        deferred = null;
+        cancelBodyTimer();
         if (!http2) {
             RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
             if (guard != null) {
@@ -96,6 +99,20 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (!http2) {
             ctx.channel().config().setAutoRead(false);
         }
+        if (!req.method().equals(HttpMethod.POST)) {
+            // Requests without a JSON-RPC body are answered once they have ended (any body is discarded), so a
+            // response never races a protocol error in the rest of the request (HTTP/2 stream state, trailers).
+            deferred = () -> route(ctx, req);
+            startBodyTimer(ctx);
+            if (!http2) {
+                ctx.read();
+            }
+            return;
+        }
+        route(ctx, req);
+    }
+
+    private void route(ChannelHandlerContext ctx, HttpRequest req) {
         HttpHeaders headers = req.headers();
         String path = new QueryStringDecoder(req.uri()).path();
         if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
@@ -164,19 +181,24 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
         body = ctx.alloc().compositeBuffer(1024);
         discarding = false;
-        long timeout = options.connections().requestBodyTimeout().toNanos();
-        bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+        startBodyTimer(ctx);
         if (!http2) {
             // Auto-read is off while this request is served: ask for the body, which may come in later segments.
             ctx.read();
         }
     }
 
+    private void startBodyTimer(ChannelHandlerContext ctx) {
+        long timeout = options.connections().requestBodyTimeout().toNanos();
+        bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
     private void bodyTimedOut(ChannelHandlerContext ctx) {
         bodyTimer = null;
-        if (discarding || !ctx.channel().isActive()) {
+        if ((discarding && deferred == null) || !ctx.channel().isActive()) {
             return;
         }
+        deferred = null;
         releaseBody();
         discarding = true;
         SLOW.log("Request body from {0} not complete within {1} ms", ctx.channel().remoteAddress(),
@@ -194,6 +216,13 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void onContent(ChannelHandlerContext ctx, HttpContent content) {
         boolean last = content instanceof LastHttpContent;
+        if (last && deferred != null) {
+            Runnable action = deferred;
+            deferred = null;
+            cancelBodyTimer();
+            action.run();
+            return;
+        }
         if (discarding) {
             if (!last && !http2 && !ctx.channel().config().isAutoRead()) {
                 ctx.read();
@@ -291,6 +320,17 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (http2 && (cause instanceof io.netty.handler.codec.http2.Http2FrameStreamException
+                || cause instanceof io.netty.handler.codec.http2.Http2Exception.StreamException)) {
+            // A stream error found by the HTTP/2 codec: the codec resets the stream with the right error code
+            // (PROTOCOL_ERROR, FLOW_CONTROL_ERROR, ...); closing the stream here would reset it first with CANCEL.
+            LOG.log(System.Logger.Level.DEBUG, "HTTP/2 stream error: {0}", cause.toString());
+            deferred = null;
+            cancelBodyTimer();
+            releaseBody();
+            discarding = true;
+            return;
+        }
         LOG.log(System.Logger.Level.DEBUG, "Closing connection after an error: {0}", cause.toString());
         ctx.close();
     }
