@@ -95,6 +95,22 @@ final class RawH2 implements AutoCloseable {
         out.flush();
     }
 
+    /** Writes {@code count} copies of one frame in large batches; stops early if the server closes. */
+    void flood(int type, int flags, int stream, byte[] payload, int count) throws IOException {
+        byte[] one = new byte[9 + payload.length];
+        System.arraycopy(header(type, flags, stream, payload.length), 0, one, 0, 9);
+        System.arraycopy(payload, 0, one, 9, payload.length);
+        int perBatch = Math.max(1, 64 * 1024 / one.length);
+        byte[] batch = new byte[perBatch * one.length];
+        for (int i = 0; i < perBatch; i++) {
+            System.arraycopy(one, 0, batch, i * one.length, one.length);
+        }
+        for (int sent = 0; sent < count; sent += perBatch) {
+            out.write(batch);
+        }
+        out.flush();
+    }
+
     static byte[] header(int type, int flags, int stream, int length) {
         return new byte[] {(byte) (length >>> 16), (byte) (length >>> 8), (byte) length, (byte) type, (byte) flags,
             (byte) (stream >>> 24), (byte) (stream >>> 16), (byte) (stream >>> 8), (byte) stream};
