@@ -25,11 +25,17 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
     private static final byte[] RESPONSE = ("HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
             + "content-length: " + BODY.length + "\r\nconnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     private static final RateLimitedLog LOG = new RateLimitedLog(System.Logger.Level.INFO);
+    private static final byte TLS_HANDSHAKE_RECORD = 0x16;
+    private static final byte[] TLS_BODY = ("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+            + "\"message\":\"Bad request: this port serves plain HTTP, not TLS\"}}").getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TLS_RESPONSE = ("HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+            + "content-length: " + TLS_BODY.length + "\r\nconnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
 
     private enum Phase { WAITING, HEADERS, BUSY }
 
     private final long timeoutNanos;
     private Phase phase = Phase.WAITING;
+    private boolean started;
     private ScheduledFuture<?> timer;
     private ChannelHandlerContext ctx;
 
@@ -44,6 +50,17 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (!started && msg instanceof ByteBuf buf && buf.isReadable()) {
+            started = true;
+            if (buf.getByte(buf.readerIndex()) == TLS_HANDSHAKE_RECORD) {
+                // A TLS ClientHello on a plain-HTTP port: say so at once instead of waiting for a request line.
+                buf.release();
+                phase = Phase.BUSY;
+                ctx.channel().config().setAutoRead(false);
+                ctx.writeAndFlush(Unpooled.wrappedBuffer(TLS_RESPONSE, TLS_BODY)).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+        }
         if (phase == Phase.WAITING && msg instanceof ByteBuf buf && buf.isReadable()) {
             phase = Phase.HEADERS;
             timer = ctx.executor().schedule(this::expired, timeoutNanos, TimeUnit.NANOSECONDS);
