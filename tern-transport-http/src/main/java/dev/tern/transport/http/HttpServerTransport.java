@@ -230,6 +230,11 @@ public final class HttpServerTransport implements AutoCloseable {
         return endpoint.inFlight();
     }
 
+    /** Whether {@link #close()} has begun. */
+    boolean draining() {
+        return endpoint.draining();
+    }
+
     /** Live legacy sessions. */
     int sessionCount() {
         return endpoint.sessions().size();

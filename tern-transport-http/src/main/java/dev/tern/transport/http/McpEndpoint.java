@@ -447,7 +447,6 @@ final class McpEndpoint {
      * {@code retry} hint, requests still waiting for their answer get 503 with Retry-After.
      */
     void shutdown(Duration retry) {
-        sessions.closeAll(retry);
         for (HttpExchange e : open) {
             if (e.streaming()) {
                 e.end(retry);
@@ -458,5 +457,6 @@ final class McpEndpoint {
             }
         }
         open.clear();
+        sessions.closeAll(retry);
     }
 }
