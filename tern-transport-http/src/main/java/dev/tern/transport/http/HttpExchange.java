@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -292,7 +291,7 @@ final class HttpExchange {
         cancelKeepAlive();
         var future = write(LastHttpContent.EMPTY_LAST_CONTENT, 0, true);
         if (!keepAlive) {
-            future.addListener(ChannelFutureListener.CLOSE);
+            future.addListener(LingeringClose.INSTANCE);
         }
         done();
     }
@@ -302,7 +301,7 @@ final class HttpExchange {
         long bytes = response.content().readableBytes();
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            write(response, bytes, true).addListener(ChannelFutureListener.CLOSE);
+            write(response, bytes, true).addListener(LingeringClose.INSTANCE);
         } else {
             write(response, bytes, true);
         }

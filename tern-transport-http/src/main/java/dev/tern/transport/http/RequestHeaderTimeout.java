@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -57,7 +56,7 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
                 buf.release();
                 phase = Phase.BUSY;
                 ctx.channel().config().setAutoRead(false);
-                ctx.writeAndFlush(Unpooled.wrappedBuffer(TLS_RESPONSE, TLS_BODY)).addListener(ChannelFutureListener.CLOSE);
+                ctx.writeAndFlush(Unpooled.wrappedBuffer(TLS_RESPONSE, TLS_BODY)).addListener(LingeringClose.INSTANCE);
                 return;
             }
         }
@@ -89,7 +88,7 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
         LOG.log("Closed a connection from {0}: request headers not complete within {1} ms",
                 ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
         ctx.channel().config().setAutoRead(false);
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(RESPONSE, BODY)).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(RESPONSE, BODY)).addListener(LingeringClose.INSTANCE);
     }
 
     private void cancel() {

@@ -54,7 +54,9 @@ class Http2AbuseTest {
     void rapidResetEndsWithEnhanceYourCalm() throws Exception {
         try (RawH2 h2 = RawH2.connect(served.port())) {
             try {
-                for (int i = 0; i < 200; i++) {
+                // Just past the threshold (20): a client that keeps writing after GOAWAY could make the kernel
+                // reset the connection and lose the GOAWAY.
+                for (int i = 0; i < 30; i++) {
                     int stream = open(h2);
                     h2.frame(RawH2.RST_STREAM, 0, stream, RawH2.int32(RawH2.CANCEL));
                 }
@@ -69,7 +71,7 @@ class Http2AbuseTest {
     void madeYouResetEndsWithEnhanceYourCalm() throws Exception {
         try (RawH2 h2 = RawH2.connect(served.port())) {
             try {
-                for (int i = 0; i < 200; i++) {
+                for (int i = 0; i < 30; i++) {
                     int stream = open(h2);
                     // An illegal WINDOW_UPDATE makes the server reset the stream itself.
                     h2.frame(RawH2.WINDOW_UPDATE, 0, stream, RawH2.int32(0));
@@ -87,7 +89,7 @@ class Http2AbuseTest {
             int stream = h2.nextStreamId();
             h2.frame(RawH2.HEADERS, 0, stream, RawH2.hpack(postHeaders()));
             try {
-                for (int i = 0; i < 100_000; i++) {
+                for (int i = 0; i < 50; i++) {
                     h2.frame(RawH2.CONTINUATION, 0, stream, new byte[0]);
                 }
             } catch (IOException closedByServer) {
@@ -127,7 +129,7 @@ class Http2AbuseTest {
         try (RawH2 h2 = RawH2.connect(served.port())) {
             int stream = open(h2);
             try {
-                for (int i = 0; i < 1_000; i++) {
+                for (int i = 0; i < 10; i++) {
                     h2.frame(RawH2.DATA, 0, stream, new byte[0]);
                 }
             } catch (IOException closedByServer) {
