@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -23,6 +22,10 @@ import io.netty.handler.codec.http.LastHttpContent;
 /**
  * The response to one HTTP request: a single JSON body, or an SSE stream that starts when the first message that
  * is not the final response arrives. Thread-safe: handlers on any thread write through it, in the order they call.
+ *
+ * <p>Writes never block the caller. Against clients that stop reading, the bytes queued for this exchange are
+ * counted: when more than the buffer bound are queued, or the queued bytes make no progress for the write timeout,
+ * the exchange is dropped as if the client had gone (the HTTP/2 stream is reset, the HTTP/1.1 connection closed).
  */
 final class HttpExchange {
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
@@ -32,18 +35,43 @@ final class HttpExchange {
 
     enum Mode { PENDING, SSE, DONE }
 
+    private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
+
     private final ChannelHandlerContext ctx;
     private final boolean keepAlive;
+    private final long writeTimeoutNanos;
+    private final long maxQueuedBytes;
+    private final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong completedWrites = new java.util.concurrent.atomic.AtomicLong();
+    private ScheduledFuture<?> writeWatch;
+    private long writesAtLastWatch;
+    private dev.tern.protocol.RequestId requestId;
     private final java.util.List<Runnable> onDone = new java.util.ArrayList<>(2);
     private final HttpHeaders extraHeaders = new DefaultHttpHeaders();
     private Mode mode = Mode.PENDING;
     private ScheduledFuture<?> keepAliveTask;
     private Runnable onClientGone;
 
-    HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, Runnable onDone) {
+    HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits, Runnable onDone) {
         this.ctx = ctx;
         this.keepAlive = keepAlive;
+        this.writeTimeoutNanos = limits.writeTimeout().toNanos();
+        this.maxQueuedBytes = limits.maxBufferedResponseBytes();
         this.onDone.add(onDone);
+    }
+
+    /** The id of the JSON-RPC request this exchange answers, once known. */
+    synchronized void requestId(dev.tern.protocol.RequestId id) {
+        this.requestId = id;
+    }
+
+    synchronized dev.tern.protocol.RequestId requestId() {
+        return requestId;
+    }
+
+    /** Bytes written for this exchange and not yet taken by the client's connection. */
+    long queuedBytes() {
+        return queued.get();
     }
 
     /** Runs {@code action} once when the exchange is done, whichever way it ends. */
@@ -127,7 +155,7 @@ final class HttpExchange {
         h.set("x-accel-buffering", "no");
         h.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         h.add(extraHeaders);
-        ctx.write(response);
+        write(response, 0, false);
         mode = Mode.SSE;
         if (primingEventId != null) {
             StringBuilder priming = new StringBuilder();
@@ -136,7 +164,8 @@ final class HttpExchange {
                 priming.append("retry: ").append(retry.toMillis()).append('\n');
             }
             priming.append("data: \n\n");
-            ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer(priming, StandardCharsets.UTF_8)));
+            ByteBuf primer = Unpooled.copiedBuffer(priming, StandardCharsets.UTF_8);
+            write(new DefaultHttpContent(primer), primer.readableBytes(), false);
         }
         ctx.flush();
         if (keepAliveEvery != null) {
@@ -165,10 +194,21 @@ final class HttpExchange {
             return;
         }
         if (retry != null) {
-            ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer("retry: " + retry.toMillis() + "\n\n",
-                    StandardCharsets.US_ASCII)));
+            ByteBuf hint = Unpooled.copiedBuffer("retry: " + retry.toMillis() + "\n\n", StandardCharsets.US_ASCII);
+            write(new DefaultHttpContent(hint), hint.readableBytes(), false);
         }
         end();
+    }
+
+    /**
+     * Ends the exchange without a JSON-RPC response (a cancelled request, a closed session): an open stream just ends,
+     * a response not yet started becomes an empty event stream; either way with an optional {@code retry} hint.
+     */
+    synchronized void endWithoutResponse(Duration retry) {
+        if (mode == Mode.PENDING) {
+            startStream(null, null, null);
+        }
+        end(retry);
     }
 
     synchronized void clientGone() {
@@ -185,6 +225,10 @@ final class HttpExchange {
     }
 
     private void writeEvent(byte[] json, String eventId) {
+        if (queued.get() > maxQueuedBytes) {
+            drop("more than " + maxQueuedBytes + " bytes queued for a client that is not reading");
+            return;
+        }
         int size = json.length + DATA.length + END_EVENT.length + (eventId == null ? 0 : ID.length + eventId.length() + 1);
         ByteBuf buf = ctx.alloc().buffer(size);
         if (eventId != null) {
@@ -192,34 +236,74 @@ final class HttpExchange {
             buf.writeByte('\n');
         }
         buf.writeBytes(DATA).writeBytes(json).writeBytes(END_EVENT);
-        ctx.writeAndFlush(new DefaultHttpContent(buf));
+        write(new DefaultHttpContent(buf), size, true);
     }
 
     private void keepAlive() {
         synchronized (this) {
-            if (mode == Mode.SSE && ctx.channel().isActive()) {
-                ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(KEEP_ALIVE)));
+            if (mode == Mode.SSE && ctx.channel().isActive() && ctx.channel().isWritable()) {
+                write(new DefaultHttpContent(Unpooled.wrappedBuffer(KEEP_ALIVE)), KEEP_ALIVE.length, true);
             }
         }
+    }
+
+    /** Writes (and flushes, if asked) one message, counting its bytes until the connection has taken them. */
+    private io.netty.channel.ChannelFuture write(Object message, long bytes, boolean flush) {
+        queued.addAndGet(bytes);
+        io.netty.channel.ChannelFuture f = flush ? ctx.writeAndFlush(message) : ctx.write(message);
+        f.addListener(done -> {
+            queued.addAndGet(-bytes);
+            completedWrites.incrementAndGet();
+        });
+        if (bytes > 0 && writeWatch == null && !f.isDone()) {
+            writesAtLastWatch = completedWrites.get();
+            writeWatch = ctx.executor().schedule(this::checkProgress, writeTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        return f;
+    }
+
+    /** Drops the exchange when queued bytes made no progress for the write timeout. */
+    private void checkProgress() {
+        synchronized (this) {
+            writeWatch = null;
+            if (queued.get() <= 0 || !ctx.channel().isActive()) {
+                return;
+            }
+            long completed = completedWrites.get();
+            if (completed == writesAtLastWatch) {
+                drop("no write progress in " + TimeUnit.NANOSECONDS.toMillis(writeTimeoutNanos) + " ms");
+                return;
+            }
+            writesAtLastWatch = completed;
+            writeWatch = ctx.executor().schedule(this::checkProgress, writeTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Gives up on a client that does not read: closes its stream (HTTP/2) or connection (HTTP/1.1). */
+    private void drop(String why) {
+        SLOW.log("Dropped a response to {0}: {1}", ctx.channel().remoteAddress(), why);
+        ctx.channel().close();
+        clientGone();
     }
 
     private void end() {
         mode = Mode.DONE;
         cancelKeepAlive();
-        var future = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+        var future = write(LastHttpContent.EMPTY_LAST_CONTENT, 0, true);
         if (!keepAlive) {
-            future.addListener(ChannelFutureListener.CLOSE);
+            future.addListener(LingeringClose.INSTANCE);
         }
         done();
     }
 
     private void finish(DefaultFullHttpResponse response) {
         mode = Mode.DONE;
+        long bytes = response.content().readableBytes();
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            write(response, bytes, true).addListener(LingeringClose.INSTANCE);
         } else {
-            ctx.writeAndFlush(response);
+            write(response, bytes, true);
         }
         done();
     }
@@ -228,6 +312,14 @@ final class HttpExchange {
         if (keepAliveTask != null) {
             keepAliveTask.cancel(false);
             keepAliveTask = null;
+        }
+    }
+
+    /** Stops watching write progress once the connection is gone. */
+    synchronized void release() {
+        if (writeWatch != null) {
+            writeWatch.cancel(false);
+            writeWatch = null;
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.tern.transport.http;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -33,7 +34,9 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
@@ -44,6 +47,7 @@ import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AsciiString;
 
@@ -54,12 +58,14 @@ import io.netty.util.AsciiString;
  */
 public final class HttpServerTransport implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+    private static final RateLimitedLog HANDSHAKE_FAILURES = new RateLimitedLog(System.Logger.Level.INFO);
 
     private final McpServer server;
     private final HttpOptions options;
     private final McpEndpoint endpoint;
     private final HostCheck hosts;
     private final SslContext ssl;
+    private final Connections connections;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
@@ -73,6 +79,8 @@ public final class HttpServerTransport implements AutoCloseable {
         allowed.addAll(options.allowedHosts());
         this.hosts = new HostCheck(allowed, options.allowedOrigins());
         this.ssl = options.tls() == null ? null : TlsSupport.context(options.tls());
+        this.connections = new Connections(options.connections().maxConnections(),
+                options.connections().maxConnectionsPerAddress());
     }
 
     public static Builder builder(McpServer server) {
@@ -121,35 +129,59 @@ public final class HttpServerTransport implements AutoCloseable {
     }
 
     private void configure(ChannelPipeline p) {
+        p.addLast("connections", connections);
         p.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         if (ssl != null) {
-            p.addLast("tls", ssl.newHandler(p.channel().alloc()));
+            SslHandler tls = ssl.newHandler(p.channel().alloc());
+            tls.setHandshakeTimeoutMillis(options.tls().handshakeTimeout().toMillis());
+            p.addLast(RenegotiationGuard.NAME, new RenegotiationGuard());
+            p.addLast("tls", tls);
             p.addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
                 @Override
                 protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                     if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
                         ctx.pipeline().addLast(http2FrameCodec(), http2Multiplexer());
                     } else {
+                        ctx.pipeline().addLast(RequestHeaderTimeout.NAME,
+                                new RequestHeaderTimeout(options.connections().requestHeaderTimeout()));
                         ctx.pipeline().addLast(httpCodec(), new McpHttpHandler(endpoint, options, hosts, false));
                     }
+                }
+
+                @Override
+                protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+                    HANDSHAKE_FAILURES.log("TLS handshake with {0} failed: {1}", ctx.channel().remoteAddress(),
+                            cause.getMessage());
+                    ctx.close();
                 }
             });
             return;
         }
+        p.addLast(RequestHeaderTimeout.NAME, new RequestHeaderTimeout(options.connections().requestHeaderTimeout()));
         HttpServerCodec codec = httpCodec();
-        HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
-                AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-                        ? new Http2ServerUpgradeCodec(http2FrameCodec(), http2Multiplexer()) : null,
-                options.limits().maxMessageBytes());
+        HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol -> {
+            if (!AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)) {
+                return null;
+            }
+            removeHeaderTimeout(p);
+            return new Http2ServerUpgradeCodec(http2FrameCodec(), http2Multiplexer());
+        }, options.limits().maxMessageBytes());
         // Prior knowledge: the HTTP/1.1 handler stays in front and passes the HTTP/2 bytes through.
         ChannelHandler priorKnowledge = new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                removeHeaderTimeout(ch.pipeline());
                 ch.pipeline().addLast(http2FrameCodec(), http2Multiplexer());
             }
         };
         p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade, priorKnowledge));
         p.addLast("mcp", new McpHttpHandler(endpoint, options, hosts, false));
+    }
+
+    private static void removeHeaderTimeout(ChannelPipeline p) {
+        if (p.get(RequestHeaderTimeout.NAME) != null) {
+            p.remove(RequestHeaderTimeout.NAME);
+        }
     }
 
     private HttpServerCodec httpCodec() {
@@ -160,12 +192,21 @@ public final class HttpServerTransport implements AutoCloseable {
     }
 
     private Http2FrameCodec http2FrameCodec() {
+        HttpOptions.Http2Limits h2 = options.http2();
+        int window = (int) Math.max(1, h2.resetWindow().toSeconds());
         return Http2FrameCodecBuilder.forServer()
                 .initialSettings(Http2Settings.defaultSettings()
-                        .maxConcurrentStreams(options.maxConcurrentStreams())
+                        .maxConcurrentStreams(h2.maxConcurrentStreams())
                         .maxHeaderListSize(options.maxHeaderSize())
                         .initialWindowSize(1024 * 1024))
                 .validateHeaders(true)
+                .validateRequiredPseudoHeaders(true)
+                .decoderEnforceMaxRstFramesPerWindow(h2.maxResetsPerWindow(), window)
+                .encoderEnforceMaxRstFramesPerWindow(h2.maxResetsPerWindow(), window)
+                .encoderEnforceMaxQueuedControlFrames(h2.maxQueuedControlFrames())
+                .decoderEnforceMaxConsecutiveEmptyDataFrames(h2.maxConsecutiveEmptyDataFrames())
+                .decoderEnforceMaxSmallContinuationFrames(h2.maxSmallContinuationFrames())
+                .gracefulShutdownTimeoutMillis(options.shutdownTimeout().toMillis())
                 .build();
     }
 
@@ -177,6 +218,26 @@ public final class HttpServerTransport implements AutoCloseable {
                         new McpHttpHandler(endpoint, options, hosts, true));
             }
         });
+    }
+
+    /** Open connections (for monitoring and tests). */
+    int openConnections() {
+        return connections.count();
+    }
+
+    /** Requests being served right now. */
+    int inFlight() {
+        return endpoint.inFlight();
+    }
+
+    /** Whether {@link #close()} has begun. */
+    boolean draining() {
+        return endpoint.draining();
+    }
+
+    /** Live legacy sessions. */
+    int sessionCount() {
+        return endpoint.sessions().size();
     }
 
     /**
@@ -193,6 +254,14 @@ public final class HttpServerTransport implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();
         }
+        // HTTP/2 clients learn at once not to open new streams here; streams in progress go on.
+        for (Channel c : connections.open()) {
+            c.eventLoop().execute(() -> {
+                if (c.pipeline().get(Http2FrameCodec.class) != null) {
+                    c.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR));
+                }
+            });
+        }
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         while (endpoint.inFlight() > 0 && System.nanoTime() < deadline) {
             try {
@@ -203,6 +272,7 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         }
         endpoint.shutdown(Duration.ofSeconds(2));
+        connections.open().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
@@ -218,14 +288,31 @@ public final class HttpServerTransport implements AutoCloseable {
         private final Set<String> allowedHosts = new HashSet<>();
         private final Set<String> allowedOrigins = new HashSet<>();
         private CodecLimits limits = CodecLimits.DEFAULT;
+        private int maxInitialLineLength = 8192;
+        private int maxHeaderSize = 16 * 1024;
         private Duration idleTimeout = Duration.ofSeconds(60);
         private Duration sseKeepAlive = Duration.ofSeconds(15);
         private Duration sessionIdleTimeout = Duration.ofMinutes(30);
         private int maxSessions = 10_000;
         private int maxInFlight = 4_096;
-        private int maxConcurrentStreams = 256;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
-        private HttpOptions.TlsOptions tls;
+        private java.nio.file.Path certificateChain;
+        private java.nio.file.Path privateKey;
+        private boolean tls;
+        private List<String> tlsProtocols = List.of("TLSv1.3", "TLSv1.2");
+        private Duration tlsHandshakeTimeout = Duration.ofSeconds(10);
+        private int maxConnections = 10_000;
+        private int maxConnectionsPerAddress = 512;
+        private Duration requestHeaderTimeout = Duration.ofSeconds(10);
+        private Duration requestBodyTimeout = Duration.ofSeconds(30);
+        private Duration writeTimeout = Duration.ofSeconds(30);
+        private long maxBufferedResponseBytes = 4L * 1024 * 1024;
+        private int maxConcurrentStreams = 256;
+        private int http2MaxResets = 200;
+        private Duration http2ResetWindow = Duration.ofSeconds(30);
+        private int http2MaxQueuedControlFrames = 10_000;
+        private int http2MaxEmptyDataFrames = 2;
+        private int http2MaxSmallContinuationFrames = 16;
 
         private Builder(McpServer server) {
             this.server = Objects.requireNonNull(server, "server");
@@ -264,46 +351,180 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
+        /** Bounds on each message (size, nesting, strings, numbers, batches); the size also bounds request bodies. */
         public Builder limits(CodecLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 
+        /** Longest HTTP/1.1 request line (default 8 KiB); a longer one gets 414. */
+        public Builder maxInitialLineLength(int bytes) {
+            this.maxInitialLineLength = positive("maxInitialLineLength", bytes);
+            return this;
+        }
+
+        /**
+         * Largest header section (default 16 KiB): HTTP/1.1 headers beyond it get 431; on HTTP/2 it is
+         * SETTINGS_MAX_HEADER_LIST_SIZE and a larger header list gets 431 or a stream reset.
+         */
+        public Builder maxHeaderSize(int bytes) {
+            this.maxHeaderSize = positive("maxHeaderSize", bytes);
+            return this;
+        }
+
+        /** A connection with no traffic either way for this long is closed (default 60 s). */
         public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = Objects.requireNonNull(timeout, "timeout");
+            this.idleTimeout = positive("idleTimeout", timeout);
+            return this;
+        }
+
+        /** How often an idle SSE stream gets a keep-alive comment (default 15 s). */
+        public Builder sseKeepAlive(Duration every) {
+            this.sseKeepAlive = positive("sseKeepAlive", every);
             return this;
         }
 
         public Builder sessionIdleTimeout(Duration timeout) {
-            this.sessionIdleTimeout = Objects.requireNonNull(timeout, "timeout");
+            this.sessionIdleTimeout = positive("sessionIdleTimeout", timeout);
             return this;
         }
 
         public Builder maxSessions(int max) {
-            this.maxSessions = max;
+            this.maxSessions = positive("maxSessions", max);
             return this;
         }
 
         /** Requests served at once; beyond it requests get a fast 503 with Retry-After. */
         public Builder maxInFlight(int max) {
-            this.maxInFlight = max;
+            this.maxInFlight = positive("maxInFlight", max);
             return this;
         }
 
+        /**
+         * How long {@link #close()} lets requests in flight finish (default 10 s). New requests meanwhile get 503
+         * with Retry-After, HTTP/2 clients get GOAWAY; at the end open streams close with a {@code retry} hint.
+         */
         public Builder shutdownTimeout(Duration timeout) {
             this.shutdownTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
         }
 
+        /** Open connections in total (default 10 000); more are closed as soon as they are accepted. */
+        public Builder maxConnections(int max) {
+            this.maxConnections = positive("maxConnections", max);
+            return this;
+        }
+
+        /** Open connections from one client IP address (default 512); more are closed as soon as accepted. */
+        public Builder maxConnectionsPerAddress(int max) {
+            this.maxConnectionsPerAddress = positive("maxConnectionsPerAddress", max);
+            return this;
+        }
+
+        /**
+         * From the first byte of a request to the end of its headers (default 10 s), against slowloris; then 408
+         * and the connection is closed. HTTP/1.1.
+         */
+        public Builder requestHeaderTimeout(Duration timeout) {
+            this.requestHeaderTimeout = positive("requestHeaderTimeout", timeout);
+            return this;
+        }
+
+        /** From the end of the headers to the end of the body (default 30 s), against slow POSTs; then 408. */
+        public Builder requestBodyTimeout(Duration timeout) {
+            this.requestBodyTimeout = positive("requestBodyTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How long a response may make no progress towards a client that does not read (default 30 s); then its
+         * stream is reset (HTTP/2) or its connection closed (HTTP/1.1). A request whose stream is dropped in the
+         * 2026-07-28 era is cancelled.
+         */
+        public Builder writeTimeout(Duration timeout) {
+            this.writeTimeout = positive("writeTimeout", timeout);
+            return this;
+        }
+
+        /** Response bytes queued for one slow client (default 4 MiB) before its stream is dropped. */
+        public Builder maxBufferedResponseBytes(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxBufferedResponseBytes: " + bytes + " (expected: > 0)");
+            }
+            this.maxBufferedResponseBytes = bytes;
+            return this;
+        }
+
+        /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS (default 256); streams beyond it get RST_STREAM REFUSED_STREAM. */
+        public Builder maxConcurrentStreams(int max) {
+            this.maxConcurrentStreams = positive("maxConcurrentStreams", max);
+            return this;
+        }
+
+        /**
+         * HTTP/2 resets allowed per window (default 200 per 30 s), counted separately for RST_STREAM frames the client
+         * sends (Rapid Reset) and those it provokes the server into sending (MadeYouReset); beyond it the connection
+         * is closed with GOAWAY ENHANCE_YOUR_CALM.
+         */
+        public Builder http2MaxResets(int count, Duration window) {
+            this.http2MaxResets = positive("http2MaxResets", count);
+            this.http2ResetWindow = positive("window", window);
+            return this;
+        }
+
+        /**
+         * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) queued for a client that does not read
+         * (default 10 000); beyond it the connection is closed with GOAWAY ENHANCE_YOUR_CALM.
+         */
+        public Builder http2MaxQueuedControlFrames(int max) {
+            this.http2MaxQueuedControlFrames = positive("http2MaxQueuedControlFrames", max);
+            return this;
+        }
+
+        /** Empty HTTP/2 DATA frames in a row (default 2) before the connection is closed with ENHANCE_YOUR_CALM. */
+        public Builder http2MaxConsecutiveEmptyDataFrames(int max) {
+            this.http2MaxEmptyDataFrames = positive("http2MaxConsecutiveEmptyDataFrames", max);
+            return this;
+        }
+
+        /** Small CONTINUATION frames in one header block (default 16) before the connection is closed. */
+        public Builder http2MaxSmallContinuationFrames(int max) {
+            this.http2MaxSmallContinuationFrames = positive("http2MaxSmallContinuationFrames", max);
+            return this;
+        }
+
         /** Serves TLS with this PEM certificate chain and PKCS#8 PEM key. */
         public Builder tls(java.nio.file.Path certificateChain, java.nio.file.Path privateKey) {
-            this.tls = new HttpOptions.TlsOptions(Objects.requireNonNull(certificateChain), Objects.requireNonNull(privateKey));
+            this.certificateChain = Objects.requireNonNull(certificateChain);
+            this.privateKey = Objects.requireNonNull(privateKey);
+            this.tls = true;
             return this;
         }
 
         /** Serves TLS with a self-signed certificate made at start-up, for development. */
         public Builder tlsSelfSigned() {
-            this.tls = new HttpOptions.TlsOptions(null, null);
+            this.certificateChain = null;
+            this.privateKey = null;
+            this.tls = true;
+            return this;
+        }
+
+        /**
+         * The TLS versions offered (default TLS 1.3 and 1.2); only {@code TLSv1.3} and {@code TLSv1.2} are accepted.
+         * Client-initiated renegotiation on TLS 1.2 is always refused.
+         */
+        public Builder tlsProtocols(String... protocols) {
+            List<String> list = List.of(protocols);
+            if (list.isEmpty() || !List.of("TLSv1.3", "TLSv1.2").containsAll(list)) {
+                throw new IllegalArgumentException("tlsProtocols: " + list + " (expected: TLSv1.3 and/or TLSv1.2)");
+            }
+            this.tlsProtocols = list;
+            return this;
+        }
+
+        /** How long a client may take to complete the TLS handshake (default 10 s). */
+        public Builder tlsHandshakeTimeout(Duration timeout) {
+            this.tlsHandshakeTimeout = positive("tlsHandshakeTimeout", timeout);
             return this;
         }
 
@@ -311,13 +532,34 @@ public final class HttpServerTransport implements AutoCloseable {
             if (!allowedHosts.isEmpty() || !"127.0.0.1".equals(host)) {
                 allowedHosts.add(host.toLowerCase(Locale.ROOT));
             }
+            HttpOptions.TlsOptions tlsOptions = tls
+                    ? new HttpOptions.TlsOptions(certificateChain, privateKey, tlsProtocols, tlsHandshakeTimeout) : null;
             return new HttpOptions(host, port, path, Set.copyOf(allowedHosts), Set.copyOf(allowedOrigins), limits,
-                    8192, 16 * 1024, idleTimeout, sseKeepAlive, sessionIdleTimeout, maxSessions, maxInFlight,
-                    maxConcurrentStreams, shutdownTimeout, tls);
+                    maxInitialLineLength, maxHeaderSize, idleTimeout, sseKeepAlive, sessionIdleTimeout, maxSessions,
+                    maxInFlight, shutdownTimeout, tlsOptions,
+                    new HttpOptions.ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestHeaderTimeout,
+                            requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
+                    new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
+                            http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames));
         }
 
         public HttpServerTransport build() {
             return new HttpServerTransport(this);
+        }
+
+        private static int positive(String name, int value) {
+            if (value <= 0) {
+                throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+            }
+            return value;
+        }
+
+        private static Duration positive(String name, Duration value) {
+            Objects.requireNonNull(value, name);
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+            }
+            return value;
         }
     }
 }

@@ -42,6 +42,7 @@ final class McpEndpoint {
     private final HttpOptions options;
     private final SessionManager sessions;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.Set<HttpExchange> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean draining;
 
     McpEndpoint(McpServer server, HttpOptions options) {
@@ -63,6 +64,19 @@ final class McpEndpoint {
         draining = true;
     }
 
+    /** Keeps an admitted exchange until it is done, so a shutdown can end it. */
+    private void track(HttpExchange exchange) {
+        open.add(exchange);
+        exchange.onDone(() -> open.remove(exchange));
+    }
+
+    /** Answers 503 with Retry-After while the server shuts down. */
+    void unavailable(HttpExchange exchange) {
+        exchange.header(HttpHeaderNames.RETRY_AFTER, 1).header(HttpHeaderNames.CONNECTION, "close");
+        error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                "Service unavailable: the server is shutting down");
+    }
+
     boolean draining() {
         return draining;
     }
@@ -70,6 +84,12 @@ final class McpEndpoint {
     /** Serves GET, DELETE and body-less methods on the endpoint. */
     void handleWithoutBody(HttpMethod method, HttpHeaders headers, HttpExchange exchange) {
         String sessionId = headers.get(SESSION_ID);
+        String headerVersion = headers.get(HeaderCheck.PROTOCOL_VERSION);
+        if (sessionId != null && unknownVersion(headerVersion)
+                && (method.equals(HttpMethod.GET) || method.equals(HttpMethod.DELETE))) {
+            unsupportedVersion(exchange, null, headerVersion);
+            return;
+        }
         if (method.equals(HttpMethod.GET)) {
             if (sessionId == null || isModernHeader(headers)) {
                 methodNotAllowed(exchange);
@@ -89,6 +109,7 @@ final class McpEndpoint {
                         "Conflict: this session already has a GET stream open");
                 return;
             }
+            track(exchange);
             exchange.startStream(null, null, options.sseKeepAlive());
             return;
         }
@@ -111,9 +132,7 @@ final class McpEndpoint {
     /** Serves a POST whose whole body has arrived. */
     void handlePost(HttpHeaders headers, byte[] body, HttpExchange exchange) {
         if (draining) {
-            exchange.header(HttpHeaderNames.RETRY_AFTER, 1).header(HttpHeaderNames.CONNECTION, "close");
-            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
-                    "Service unavailable: the server is shutting down");
+            unavailable(exchange);
             return;
         }
         if (inFlight.incrementAndGet() > options.maxInFlight()) {
@@ -124,6 +143,7 @@ final class McpEndpoint {
             return;
         }
         exchange.onDone(inFlight::decrementAndGet);
+        track(exchange);
         Decoded decoded = codec.decode(body);
         switch (decoded) {
             case Decoded.Invalid invalid -> exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(invalid.failure()));
@@ -135,6 +155,13 @@ final class McpEndpoint {
 
     private void single(HttpHeaders headers, JsonRpcMessage message, HttpExchange exchange) {
         String sessionId = headers.get(SESSION_ID);
+        String headerVersion = headers.get(HeaderCheck.PROTOCOL_VERSION);
+        boolean modernMeta = message instanceof JsonRpcRequest mr && hasModernMeta(mr);
+        if (!modernMeta && unknownVersion(headerVersion)) {
+            // Neither era: a version this server does not speak at all (the body, if modern, is checked later).
+            unsupportedVersion(exchange, message instanceof JsonRpcRequest r ? r.id() : null, headerVersion);
+            return;
+        }
         if (sessionId != null && !isModern(headers, message)) {
             Session session = session(sessionId, exchange);
             if (session != null && legacyVersionHeaderOk(headers, exchange)) {
@@ -154,6 +181,7 @@ final class McpEndpoint {
                 return;
             }
             exchange.header(SESSION_ID, session.id);
+            exchange.requestId(r.id());
             session.register(r.id(), exchange);
             session.channel().receive(r);
             if (session.channel().negotiatedVersion() == null) {
@@ -185,12 +213,21 @@ final class McpEndpoint {
                             "Invalid request: id " + r.id() + " is already in use by a request in flight");
                     return;
                 }
+                exchange.requestId(r.id());
                 session.register(r.id(), exchange);
                 session.channel().receive(r);
             }
             case JsonRpcNotification n -> {
                 session.channel().receive(n);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
+                if (n.method().equals("notifications/cancelled") && n.params() != null) {
+                    JsonNode id = n.params().get("requestId");
+                    if (id != null && id.isString()) {
+                        session.cancelled(RequestId.of(id.stringValue()));
+                    } else if (id != null && id.isIntegralNumber() && id.canConvertToLong()) {
+                        session.cancelled(RequestId.of(id.longValue()));
+                    }
+                }
             }
             case JsonRpcResponse r -> {
                 session.channel().receive(r);
@@ -293,6 +330,7 @@ final class McpEndpoint {
                 return;
             }
         }
+        exchange.requestId(request.id());
         ModernRequest outbound = new ModernRequest(request.id(), exchange);
         ServerChannel channel = server.connect(outbound);
         outbound.channel = channel;
@@ -357,6 +395,21 @@ final class McpEndpoint {
 
     // ---------------------------------------------------------------- helpers
 
+    private static boolean unknownVersion(String headerVersion) {
+        return headerVersion != null && ProtocolVersion.parse(headerVersion.strip()).isEmpty();
+    }
+
+    /** 400 with -32022 and the versions this server supports (the 2026-07-28 error; legacy only requires 400). */
+    private void unsupportedVersion(HttpExchange exchange, RequestId id, String requested) {
+        ObjectNode data = Json.object();
+        tools.jackson.databind.node.ArrayNode supported = data.putArray("supported");
+        ProtocolVersion.supportedIds().forEach(supported::add);
+        data.put("requested", requested);
+        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id,
+                new JsonRpcError(ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: " + requested
+                        + " (supported: " + ProtocolVersion.supportedIds() + ")", data))));
+    }
+
     static boolean accepts(HttpHeaders headers, String type) {
         List<String> accept = headers.getAll(HttpHeaderNames.ACCEPT);
         if (accept.isEmpty()) {
@@ -389,7 +442,21 @@ final class McpEndpoint {
         return Json.mapper().writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Ends what is still open when the shutdown deadline has passed: sessions and their streams end with a
+     * {@code retry} hint, requests still waiting for their answer get 503 with Retry-After.
+     */
     void shutdown(Duration retry) {
+        for (HttpExchange e : open) {
+            if (e.streaming()) {
+                e.end(retry);
+            } else {
+                e.header(HttpHeaderNames.RETRY_AFTER, Math.max(1, retry.toSeconds()));
+                error(e, HttpResponseStatus.SERVICE_UNAVAILABLE, e.requestId(), ErrorCodes.INTERNAL_ERROR,
+                        "Service unavailable: the server shut down before the request finished");
+            }
+        }
+        open.clear();
         sessions.closeAll(retry);
     }
 }

@@ -33,6 +33,7 @@ import io.netty.handler.timeout.IdleStateEvent;
  */
 final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+    private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
 
     private final McpEndpoint endpoint;
     private final HttpOptions options;
@@ -44,6 +45,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private CompositeByteBuf body;
     private long received;
     private boolean discarding;
+    private java.util.concurrent.ScheduledFuture<?> bodyTimer;
+    private Runnable deferred;
 
     McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
         this.endpoint = endpoint;
@@ -72,6 +75,14 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void onRequest(ChannelHandlerContext ctx, HttpRequest req) {
         releaseBody();
+        deferred = null;
+        cancelBodyTimer();
+        if (!http2) {
+            RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
+            if (guard != null) {
+                guard.headersReceived();
+            }
+        }
         request = req;
         received = 0;
         discarding = true;
@@ -84,10 +95,24 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         boolean keepAlive = http2 || (HttpUtil.isKeepAlive(req) && !endpoint.draining());
-        exchange = new HttpExchange(ctx, keepAlive, () -> exchangeDone(ctx));
+        exchange = newExchange(ctx, keepAlive);
         if (!http2) {
             ctx.channel().config().setAutoRead(false);
         }
+        if (!req.method().equals(HttpMethod.POST)) {
+            // Requests without a JSON-RPC body are answered once they have ended (any body is discarded), so a
+            // response never races a protocol error in the rest of the request (HTTP/2 stream state, trailers).
+            deferred = () -> route(ctx, req);
+            startBodyTimer(ctx);
+            if (!http2) {
+                ctx.read();
+            }
+            return;
+        }
+        route(ctx, req);
+    }
+
+    private void route(ChannelHandlerContext ctx, HttpRequest req) {
         HttpHeaders headers = req.headers();
         String path = new QueryStringDecoder(req.uri()).path();
         if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
@@ -118,6 +143,10 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
                     .header(HttpHeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, McpEndpoint.SESSION_ID);
         }
         HttpMethod method = req.method();
+        if (endpoint.draining() && !method.equals(HttpMethod.OPTIONS)) {
+            endpoint.unavailable(exchange);
+            return;
+        }
         if (method.equals(HttpMethod.OPTIONS)) {
             exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "POST, GET, DELETE")
                     .header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, "content-type, accept, authorization, "
@@ -152,10 +181,48 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
         body = ctx.alloc().compositeBuffer(1024);
         discarding = false;
+        startBodyTimer(ctx);
+        if (!http2) {
+            // Auto-read is off while this request is served: ask for the body, which may come in later segments.
+            ctx.read();
+        }
+    }
+
+    private void startBodyTimer(ChannelHandlerContext ctx) {
+        long timeout = options.connections().requestBodyTimeout().toNanos();
+        bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    private void bodyTimedOut(ChannelHandlerContext ctx) {
+        bodyTimer = null;
+        if ((discarding && deferred == null) || !ctx.channel().isActive()) {
+            return;
+        }
+        deferred = null;
+        releaseBody();
+        discarding = true;
+        SLOW.log("Request body from {0} not complete within {1} ms", ctx.channel().remoteAddress(),
+                options.connections().requestBodyTimeout().toMillis());
+        reject(ctx, HttpResponseStatus.REQUEST_TIMEOUT, "Request timeout: the body arrived too slowly", true);
+        if (http2) {
+            // The client may still be sending; the stream is of no further use.
+            ctx.channel().close();
+        }
+    }
+
+    private HttpExchange newExchange(ChannelHandlerContext ctx, boolean keepAlive) {
+        return new HttpExchange(ctx, keepAlive, options.connections(), () -> exchangeDone(ctx));
     }
 
     private void onContent(ChannelHandlerContext ctx, HttpContent content) {
         boolean last = content instanceof LastHttpContent;
+        if (last && deferred != null) {
+            Runnable action = deferred;
+            deferred = null;
+            cancelBodyTimer();
+            action.run();
+            return;
+        }
         if (discarding) {
             if (!last && !http2 && !ctx.channel().config().isAutoRead()) {
                 ctx.read();
@@ -182,12 +249,17 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         byte[] bytes = ByteBufUtil.getBytes(body);
         releaseBody();
         discarding = true;
+        cancelBodyTimer();
         endpoint.handlePost(request.headers(), bytes, exchange);
     }
 
     /** Answers with an error and closes the connection (HTTP/1.1) or ends the stream (HTTP/2). */
     private void reject(ChannelHandlerContext ctx, HttpResponseStatus status, String message, boolean close) {
-        exchange = new HttpExchange(ctx, http2 || !close, () -> exchangeDone(ctx));
+        cancelBodyTimer();
+        exchange = newExchange(ctx, http2 || !close);
+        if (close && !http2) {
+            ctx.channel().config().setAutoRead(false);
+        }
         endpoint.error(exchange, status, null, ErrorCodes.INVALID_REQUEST, message);
     }
 
@@ -195,10 +267,21 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (!http2) {
             ctx.executor().execute(() -> {
                 if (discarding && ctx.channel().isActive()) {
+                    RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
+                    if (guard != null) {
+                        guard.awaitingNextRequest();
+                    }
                     ctx.channel().config().setAutoRead(true);
                     ctx.read();
                 }
             });
+        }
+    }
+
+    private void cancelBodyTimer() {
+        if (bodyTimer != null) {
+            bodyTimer.cancel(false);
+            bodyTimer = null;
         }
     }
 
@@ -221,9 +304,11 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseBody();
+        cancelBodyTimer();
         HttpExchange e = exchange;
         if (e != null) {
             e.clientGone();
+            e.release();
         }
         super.channelInactive(ctx);
     }
@@ -244,6 +329,17 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (http2 && (cause instanceof io.netty.handler.codec.http2.Http2FrameStreamException
+                || cause instanceof io.netty.handler.codec.http2.Http2Exception.StreamException)) {
+            // A stream error found by the HTTP/2 codec: the codec resets the stream with the right error code
+            // (PROTOCOL_ERROR, FLOW_CONTROL_ERROR, ...); closing the stream here would reset it first with CANCEL.
+            LOG.log(System.Logger.Level.DEBUG, "HTTP/2 stream error: {0}", cause.toString());
+            deferred = null;
+            cancelBodyTimer();
+            releaseBody();
+            discarding = true;
+            return;
+        }
         LOG.log(System.Logger.Level.DEBUG, "Closing connection after an error: {0}", cause.toString());
         ctx.close();
     }

@@ -74,6 +74,17 @@ final class Session implements Outbound {
         }
     }
 
+    /**
+     * The client cancelled a request: the server sends nothing more for it, so its POST ends here without a
+     * response instead of staying open (and counted in flight) until the client gives up.
+     */
+    void cancelled(RequestId requestId) {
+        HttpExchange post = posts.remove(requestId);
+        if (post != null) {
+            post.endWithoutResponse(null);
+        }
+    }
+
     boolean hasPost(RequestId requestId) {
         return posts.containsKey(requestId);
     }
@@ -125,7 +136,7 @@ final class Session implements Outbound {
             stream.end(retry);
         }
         for (HttpExchange post : posts.values()) {
-            post.end(retry);
+            post.endWithoutResponse(retry);
         }
         posts.clear();
     }

@@ -41,7 +41,7 @@ final class TlsSupport {
                     ? SslContextBuilder.forServer(selfSigned())
                     : SslContextBuilder.forServer(tls.certificateChain().toFile(), tls.privateKey().toFile());
             return builder.sslProvider(SslProvider.JDK)
-                    .protocols("TLSv1.3", "TLSv1.2")
+                    .protocols(tls.protocols())
                     .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
                     .sessionCacheSize(10_000)
                     .sessionTimeout(TimeUnit.HOURS.toSeconds(1))
