@@ -24,7 +24,8 @@ record HttpOptions(
         Duration shutdownTimeout,
         TlsOptions tls,
         ConnectionLimits connections,
-        Http2Limits http2) {
+        Http2Limits http2,
+        dev.tern.server.EventStore eventStore) {
 
     /**
      * TLS with ALPN (h2, http/1.1): a certificate chain and key in PEM, or a self-signed development certificate.

@@ -296,6 +296,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private int maxSessions = 10_000;
         private int maxInFlight = 4_096;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
+        private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
         private java.nio.file.Path certificateChain;
         private java.nio.file.Path privateKey;
         private boolean tls;
@@ -404,6 +405,15 @@ public final class HttpServerTransport implements AutoCloseable {
          * How long {@link #close()} lets requests in flight finish (default 10 s). New requests meanwhile get 503
          * with Retry-After, HTTP/2 clients get GOAWAY; at the end open streams close with a {@code retry} hint.
          */
+        /**
+         * Where the SSE events of legacy sessions are kept so clients can resume a lost stream with
+         * {@code Last-Event-ID} (default: in memory, bounded).
+         */
+        public Builder eventStore(dev.tern.server.EventStore store) {
+            this.eventStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
         public Builder shutdownTimeout(Duration timeout) {
             this.shutdownTimeout = Objects.requireNonNull(timeout, "timeout");
             return this;
@@ -540,7 +550,8 @@ public final class HttpServerTransport implements AutoCloseable {
                     new HttpOptions.ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestHeaderTimeout,
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
-                            http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames));
+                            http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
+                    eventStore);
         }
 
         public HttpServerTransport build() {

@@ -49,7 +49,8 @@ final class McpEndpoint {
         this.server = server;
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits());
-        this.sessions = new SessionManager(server, codec, options.maxSessions(), options.sessionIdleTimeout());
+        this.sessions = new SessionManager(server, codec, options.maxSessions(), options.sessionIdleTimeout(),
+                options.eventStore());
     }
 
     SessionManager sessions() {
@@ -104,13 +105,11 @@ final class McpEndpoint {
             if (session == null) {
                 return;
             }
-            if (!session.openGetStream(exchange)) {
+            track(exchange);
+            if (!session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sseKeepAlive())) {
                 error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
                         "Conflict: this session already has a GET stream open");
-                return;
             }
-            track(exchange);
-            exchange.startStream(null, null, options.sseKeepAlive());
             return;
         }
         if (method.equals(HttpMethod.DELETE)) {

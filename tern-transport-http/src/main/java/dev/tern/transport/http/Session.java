@@ -1,13 +1,16 @@
 package dev.tern.transport.http;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.RequestId;
+import dev.tern.server.EventStore;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
@@ -15,23 +18,52 @@ import dev.tern.server.ServerChannel;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
- * A legacy (2025-11-25 and older) Streamable HTTP session: one server channel, the POSTs whose requests are in
- * flight, and the standalone GET stream. Messages tied to a request go to that request's POST; the others go to the
- * GET stream, or are dropped when there is none.
+ * A legacy (2025-11-25 and older) Streamable HTTP session: one server channel, a stream per request in flight (its
+ * POST) and the standalone GET stream. Every SSE event is kept in the {@link EventStore} under an id naming its
+ * stream, so a client that lost a stream can GET it again with {@code Last-Event-ID} and receive exactly what it
+ * missed, then what follows. A disconnect is not a cancellation: messages for a request whose POST is gone are kept
+ * for that resumption.
  */
 final class Session implements Outbound {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+    private static final Duration RECONNECT = Duration.ofSeconds(1);
 
     final String id;
     private final JsonRpcCodec codec;
+    private final EventStore events;
     private final ServerChannel channel;
-    private final Map<RequestId, HttpExchange> posts = new ConcurrentHashMap<>();
-    private volatile HttpExchange getStream;
+    private final Map<RequestId, Stream> posts = new ConcurrentHashMap<>();
+    private final Map<String, Stream> streams = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong nextStream = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Stream getStream;
     private volatile long lastAccessNanos = System.nanoTime();
 
-    Session(String id, McpServer server, JsonRpcCodec codec) {
+    /** One SSE stream and the exchange currently writing it, if any. */
+    private static final class Stream {
+        final String id;
+        HttpExchange sink;
+        boolean done;
+
+        Stream(String id, HttpExchange sink) {
+            this.id = id;
+            this.sink = sink;
+        }
+
+        synchronized void detach(HttpExchange exchange) {
+            if (sink == exchange) {
+                sink = null;
+            }
+        }
+
+        synchronized boolean live() {
+            return sink != null && sink.isOpen();
+        }
+    }
+
+    Session(String id, McpServer server, JsonRpcCodec codec, EventStore events) {
         this.id = id;
         this.codec = codec;
+        this.events = events;
         this.channel = server.connect(this);
     }
 
@@ -49,28 +81,67 @@ final class Session implements Outbound {
 
     /** Routes the messages of a request (or all requests of a batch) to the POST that carried it. */
     void register(RequestId requestId, HttpExchange exchange) {
-        posts.put(requestId, exchange);
-        exchange.onClientGone(() -> posts.remove(requestId, exchange));
+        Stream stream = newStream(exchange);
+        posts.put(requestId, stream);
+        exchange.onClientGone(() -> stream.detach(exchange));
     }
 
     void unregister(RequestId requestId, HttpExchange exchange) {
-        posts.remove(requestId, exchange);
-    }
-
-    /** Opens the standalone GET stream; false if one is open already. */
-    synchronized boolean openGetStream(HttpExchange exchange) {
-        HttpExchange current = getStream;
-        if (current != null && current.isOpen()) {
-            return false;
+        Stream stream = posts.get(requestId);
+        if (stream != null && stream.sink == exchange) {
+            posts.remove(requestId, stream);
+            streams.remove(stream.id, stream);
         }
-        getStream = exchange;
-        exchange.onClientGone(() -> clearGetStream(exchange));
-        return true;
     }
 
-    private synchronized void clearGetStream(HttpExchange exchange) {
-        if (getStream == exchange) {
-            getStream = null;
+    private Stream newStream(HttpExchange exchange) {
+        Stream stream = new Stream(Long.toString(nextStream.incrementAndGet(), 36), exchange);
+        streams.put(stream.id, stream);
+        return stream;
+    }
+
+    /**
+     * A GET: resumes the stream {@code lastEventId} names (replaying what was missed), or opens the standalone stream.
+     * Returns false when a standalone stream is open already.
+     */
+    boolean openStream(HttpExchange exchange, String lastEventId, Duration keepAlive) {
+        Optional<EventStore.Replay> replay = lastEventId == null ? Optional.empty() : events.replayAfter(id, lastEventId);
+        if (replay.isPresent()) {
+            resume(exchange, replay.get(), keepAlive);
+            return true;
+        }
+        synchronized (this) {
+            Stream current = getStream;
+            if (current != null && current.live()) {
+                return false;
+            }
+            Stream stream = newStream(exchange);
+            getStream = stream;
+            exchange.onClientGone(() -> stream.detach(exchange));
+            synchronized (stream) {
+                exchange.startStream(events.primingId(id, stream.id), RECONNECT, keepAlive);
+            }
+            return true;
+        }
+    }
+
+    private void resume(HttpExchange exchange, EventStore.Replay replay, Duration keepAlive) {
+        Stream stream = streams.get(replay.streamId());
+        Object lock = stream != null ? stream : this;
+        synchronized (lock) {
+            exchange.startStream(null, RECONNECT, keepAlive);
+            for (EventStore.Event e : replay.events()) {
+                exchange.event(e.message(), e.id(), false);
+            }
+            if (stream == null || stream.done) {
+                exchange.end(null);
+                return;
+            }
+            if (stream.sink != null && stream.sink != exchange) {
+                stream.sink.end(null);
+            }
+            stream.sink = exchange;
+            exchange.onClientGone(() -> stream.detach(exchange));
         }
     }
 
@@ -79,9 +150,15 @@ final class Session implements Outbound {
      * response instead of staying open (and counted in flight) until the client gives up.
      */
     void cancelled(RequestId requestId) {
-        HttpExchange post = posts.remove(requestId);
-        if (post != null) {
-            post.endWithoutResponse(null);
+        Stream stream = posts.remove(requestId);
+        if (stream != null) {
+            synchronized (stream) {
+                stream.done = true;
+                if (stream.sink != null) {
+                    stream.sink.endWithoutResponse(null);
+                }
+            }
+            streams.remove(stream.id, stream);
         }
     }
 
@@ -92,52 +169,83 @@ final class Session implements Outbound {
     @Override
     public void send(JsonRpcMessage message, RequestId relatedTo) {
         byte[] json = codec.encode(message);
-        HttpExchange post = relatedTo == null ? null : posts.get(relatedTo);
-        if (post != null && post.isOpen()) {
-            boolean last = message instanceof JsonRpcResponse r && relatedTo.equals(r.id());
-            if (last) {
-                posts.remove(relatedTo, post);
-                post.json(HttpResponseStatus.OK, json);
-            } else {
-                post.event(json, null, false);
+        Stream stream = relatedTo == null ? null : posts.get(relatedTo);
+        boolean last = stream != null && message instanceof JsonRpcResponse r && relatedTo.equals(r.id());
+        if (stream == null) {
+            if (message instanceof JsonRpcResponse) {
+                LOG.log(System.Logger.Level.DEBUG, "Response to {0} dropped: its request is gone", relatedTo);
+                return;
             }
-            return;
+            stream = getStream;
+            if (stream == null) {
+                return;
+            }
         }
-        if (message instanceof JsonRpcResponse) {
-            LOG.log(System.Logger.Level.DEBUG, "Response to {0} dropped: its POST is gone", relatedTo);
-            return;
-        }
-        HttpExchange stream = getStream;
-        if (stream != null && stream.isOpen()) {
-            stream.event(json, null, false);
+        synchronized (stream) {
+            HttpExchange sink = stream.sink;
+            boolean open = sink != null && sink.isOpen();
+            if (last && open && !sink.streaming()) {
+                sink.json(HttpResponseStatus.OK, json);
+            } else {
+                if (open && !sink.streaming()) {
+                    sink.startStream(events.primingId(id, stream.id), RECONNECT, null);
+                }
+                String eventId = events.append(id, stream.id, json);
+                if (open) {
+                    sink.event(json, eventId, last);
+                }
+            }
+            if (last) {
+                stream.done = true;
+                posts.remove(relatedTo, stream);
+                streams.remove(stream.id, stream);
+            }
         }
     }
 
     @Override
     public void sendBatch(List<? extends JsonRpcMessage> responses) {
-        HttpExchange post = null;
+        Stream first = null;
         for (JsonRpcMessage m : responses) {
             if (m instanceof JsonRpcResponse r && r.id() != null) {
-                HttpExchange e = posts.remove(r.id());
-                if (post == null) {
-                    post = e;
+                Stream s = posts.remove(r.id());
+                if (s != null) {
+                    streams.remove(s.id, s);
+                    if (first == null) {
+                        first = s;
+                    }
                 }
             }
         }
-        if (post != null) {
-            post.json(HttpResponseStatus.OK, codec.encodeBatch(responses));
+        if (first != null) {
+            synchronized (first) {
+                first.done = true;
+                if (first.sink != null) {
+                    first.sink.json(HttpResponseStatus.OK, codec.encodeBatch(responses));
+                }
+            }
         }
     }
 
-    void close(java.time.Duration retry) {
+    void close(Duration retry) {
         channel.close();
-        HttpExchange stream = getStream;
-        if (stream != null) {
-            stream.end(retry);
+        Stream get = getStream;
+        if (get != null) {
+            synchronized (get) {
+                if (get.sink != null) {
+                    get.sink.end(retry);
+                }
+            }
         }
-        for (HttpExchange post : posts.values()) {
-            post.endWithoutResponse(retry);
+        for (Stream post : posts.values()) {
+            synchronized (post) {
+                post.done = true;
+                if (post.sink != null) {
+                    post.sink.endWithoutResponse(retry);
+                }
+            }
         }
         posts.clear();
+        streams.clear();
     }
 }

@@ -23,7 +23,11 @@ final class SessionManager {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
-    SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, Duration idleTimeout) {
+    private final dev.tern.server.EventStore events;
+
+    SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, Duration idleTimeout,
+            dev.tern.server.EventStore events) {
+        this.events = events;
         this.server = server;
         this.codec = codec;
         this.maxSessions = maxSessions;
@@ -41,7 +45,7 @@ final class SessionManager {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Session session = new Session(id, server, codec);
+        Session session = new Session(id, server, codec, events);
         sessions.put(id, session);
         return session;
     }
@@ -57,6 +61,7 @@ final class SessionManager {
     void remove(Session session, Duration retry) {
         if (sessions.remove(session.id, session)) {
             session.close(retry);
+            events.removeSession(session.id);
         }
     }
 
