@@ -9,6 +9,8 @@
 //   era             "legacy" (initialize handshake and an Mcp-Session-Id session, default), "auto" (v2 only: probe
 //                   with server/discover and use what the server offers) or a pinned modern version such as
 //                   "2026-07-28" (v2 only; stateless requests)
+//   transport       "streamable" (Streamable HTTP, default) or "sse" (v1 only: the deprecated 2024-11-05 HTTP+SSE
+//                   transport; url is then the SSE endpoint, e.g. http://127.0.0.1:PORT/sse)
 //   checks          which checks to run, in this order (default: all of them):
 //                   tools, get_user, resource, prompt, completion, progress, logging, elicitation, cancel, session
 //                   ("session" ends the session, so it belongs last)
@@ -65,11 +67,13 @@ try {
 
 const sdkName = config?.sdk ?? 'v1';
 const era = config?.era ?? 'legacy';
+const transportKind = config?.transport ?? 'streamable';
 const checks = config?.checks ?? ALL_CHECKS;
 const npmDir = config?.npmDir ?? process.env.TERN_NPM_DIR;
 
 if (config) {
     summary.requestedEra = era;
+    summary.transport = transportKind;
     summary.url = config.url;
     const timeoutMs = config.timeoutMs ?? 90_000;
     const watchdog = setTimeout(() => {
@@ -120,7 +124,14 @@ async function run() {
         return { action: 'accept', content: { name: ELICITED_NAME } };
     });
 
-    transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch: recordingFetch });
+    if (transportKind === 'sse') {
+        if (!sdk.SSEClientTransport) {
+            throw new Error(`transport "sse" needs sdk "v1"`);
+        }
+        transport = new sdk.SSEClientTransport(new URL(config.url), { fetch: recordingFetch });
+    } else {
+        transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), { fetch: recordingFetch });
+    }
     recordWire(transport);
 
     const connectStarted = performance.now();
@@ -266,7 +277,8 @@ async function checkProgress(callTool) {
     expect(progress.length === 3, `expected 3 progress notifications, got ${progress.length}`);
     expect(progress.every((p, i) => p.progress === i + 1 && p.total === 3), `progress: ${JSON.stringify(progress)}`);
     const sseResponses = (summary.http.postContentTypes['text/event-stream'] ?? 0) - postsBefore;
-    expect(sseResponses >= 1, 'the progress did not come on an SSE response to the POST');
+    // Over the 2024-11-05 transport every message, progress included, comes on the one SSE stream.
+    expect(transportKind === 'sse' || sseResponses >= 1, 'the progress did not come on an SSE response to the POST');
     return { notifications: progress, sseResponses };
 }
 
@@ -445,12 +457,14 @@ function loadSdk(name, dir) {
     if (name === 'v1') {
         const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
         const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+        const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
         const types = require('@modelcontextprotocol/sdk/types.js');
         return {
             packageName: '@modelcontextprotocol/sdk',
             version: versionOf('@modelcontextprotocol/sdk'),
             Client,
             StreamableHTTPClientTransport,
+            SSEClientTransport,
             onLogMessage: (client, handler) => client.setNotificationHandler(types.LoggingMessageNotificationSchema, handler),
             onElicit: (client, handler) => client.setRequestHandler(types.ElicitRequestSchema, handler),
             callTool: (client, params, options) => client.callTool(params, types.CallToolResultSchema, options),

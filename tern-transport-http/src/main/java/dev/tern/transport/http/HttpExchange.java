@@ -188,6 +188,15 @@ final class HttpExchange {
         }
     }
 
+    /** Sends an event with a name and a one-line text payload on an open stream. */
+    synchronized void namedEvent(String name, String data) {
+        if (mode != Mode.SSE) {
+            return;
+        }
+        ByteBuf buf = Unpooled.copiedBuffer("event: " + name + "\ndata: " + data + "\n\n", StandardCharsets.UTF_8);
+        write(new DefaultHttpContent(buf), buf.readableBytes(), true);
+    }
+
     /** Ends an open stream, optionally telling the client when to reconnect. */
     synchronized void end(Duration retry) {
         if (mode != Mode.SSE) {

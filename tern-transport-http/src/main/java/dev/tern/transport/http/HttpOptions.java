@@ -25,7 +25,12 @@ record HttpOptions(
         TlsOptions tls,
         ConnectionLimits connections,
         Http2Limits http2,
-        dev.tern.server.EventStore eventStore) {
+        dev.tern.server.EventStore eventStore,
+        LegacySsePaths legacySse) {
+
+    /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */
+    record LegacySsePaths(String ssePath, String messagesPath) {
+    }
 
     /**
      * TLS with ALPN (h2, http/1.1): a certificate chain and key in PEM, or a self-signed development certificate.

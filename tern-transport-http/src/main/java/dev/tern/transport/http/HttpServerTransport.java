@@ -240,6 +240,11 @@ public final class HttpServerTransport implements AutoCloseable {
         return endpoint.sessions().size();
     }
 
+    /** Open streams of the 2024-11-05 HTTP+SSE transport. */
+    int legacySseConnections() {
+        return endpoint.legacySse().size();
+    }
+
     /**
      * Shuts down gracefully: stops accepting, answers new requests 503, lets in-flight requests finish within the
      * shutdown timeout, ends open streams with a {@code retry} hint, then closes everything.
@@ -297,6 +302,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private int maxInFlight = 4_096;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
         private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
+        private HttpOptions.LegacySsePaths legacySse = new HttpOptions.LegacySsePaths("/sse", "/messages");
         private java.nio.file.Path certificateChain;
         private java.nio.file.Path privateKey;
         private boolean tls;
@@ -411,6 +417,25 @@ public final class HttpServerTransport implements AutoCloseable {
          */
         public Builder eventStore(dev.tern.server.EventStore store) {
             this.eventStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Serves the deprecated HTTP+SSE transport of 2024-11-05 for old clients: a GET on {@code ssePath} opens the
+         * stream, messages are POSTed to {@code messagesPath}. On by default at {@code /sse} and {@code /messages}.
+         */
+        public Builder legacySse(String ssePath, String messagesPath) {
+            if (!ssePath.startsWith("/") || !messagesPath.startsWith("/") || ssePath.equals(messagesPath)) {
+                throw new IllegalArgumentException("legacySse: " + ssePath + ", " + messagesPath
+                        + " (expected: two different paths starting with /)");
+            }
+            this.legacySse = new HttpOptions.LegacySsePaths(ssePath, messagesPath);
+            return this;
+        }
+
+        /** Serves only Streamable HTTP: no 2024-11-05 HTTP+SSE endpoints. */
+        public Builder noLegacySse() {
+            this.legacySse = null;
             return this;
         }
 
@@ -551,7 +576,7 @@ public final class HttpServerTransport implements AutoCloseable {
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
                             http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore);
+                    eventStore, legacySse);
         }
 
         public HttpServerTransport build() {

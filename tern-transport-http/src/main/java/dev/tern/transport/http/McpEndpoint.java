@@ -41,6 +41,7 @@ final class McpEndpoint {
     private final JsonRpcCodec codec;
     private final HttpOptions options;
     private final SessionManager sessions;
+    private final LegacySseEndpoint legacySse;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final java.util.Set<HttpExchange> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean draining;
@@ -51,6 +52,11 @@ final class McpEndpoint {
         this.codec = new JsonRpcCodec(options.limits());
         this.sessions = new SessionManager(server, codec, options.maxSessions(), options.sessionIdleTimeout(),
                 options.eventStore());
+        this.legacySse = new LegacySseEndpoint(server, codec, options);
+    }
+
+    LegacySseEndpoint legacySse() {
+        return legacySse;
     }
 
     SessionManager sessions() {
@@ -457,5 +463,6 @@ final class McpEndpoint {
         }
         open.clear();
         sessions.closeAll(retry);
+        legacySse.closeAll(retry);
     }
 }

@@ -121,7 +121,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
                     McpEndpoint.health(endpoint.draining()));
             return;
         }
-        if (!path.equals(options.path())) {
+        boolean legacySse = endpoint.legacySse().serves(path);
+        if (!path.equals(options.path()) && !legacySse) {
             endpoint.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
                     "Not found: the MCP endpoint is " + options.path());
             return;
@@ -155,6 +156,16 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             exchange.empty(HttpResponseStatus.NO_CONTENT);
             return;
         }
+        if (legacySse && !method.equals(legacySsePathMethod(path))) {
+            exchange.header(HttpHeaderNames.ALLOW, legacySsePathMethod(path));
+            endpoint.error(exchange, HttpResponseStatus.METHOD_NOT_ALLOWED, null, ErrorCodes.INVALID_REQUEST,
+                    "Method not allowed: open the SSE stream with GET, send messages with POST");
+            return;
+        }
+        if (legacySse && method.equals(HttpMethod.GET)) {
+            endpoint.legacySse().open(headers, exchange, endpoint);
+            return;
+        }
         if (!method.equals(HttpMethod.POST)) {
             endpoint.handleWithoutBody(method, headers, exchange);
             return;
@@ -165,7 +176,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
                     "Unsupported media type: the body must be application/json");
             return;
         }
-        if (!McpEndpoint.accepts(headers, "application/json") || !McpEndpoint.accepts(headers, "text/event-stream")) {
+        if (!legacySse && (!McpEndpoint.accepts(headers, "application/json")
+                || !McpEndpoint.accepts(headers, "text/event-stream"))) {
             endpoint.error(exchange, HttpResponseStatus.NOT_ACCEPTABLE, null, ErrorCodes.INVALID_REQUEST,
                     "Not acceptable: Accept must list application/json and text/event-stream");
             return;
@@ -186,6 +198,10 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             // Auto-read is off while this request is served: ask for the body, which may come in later segments.
             ctx.read();
         }
+    }
+
+    private HttpMethod legacySsePathMethod(String path) {
+        return endpoint.legacySse().isMessagesPath(path) ? HttpMethod.POST : HttpMethod.GET;
     }
 
     private void startBodyTimer(ChannelHandlerContext ctx) {
@@ -250,7 +266,11 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         releaseBody();
         discarding = true;
         cancelBodyTimer();
-        endpoint.handlePost(request.headers(), bytes, exchange);
+        if (endpoint.legacySse().isMessagesPath(new QueryStringDecoder(request.uri()).path())) {
+            endpoint.legacySse().post(request.uri(), bytes, exchange, endpoint);
+        } else {
+            endpoint.handlePost(request.headers(), bytes, exchange);
+        }
     }
 
     /** Answers with an error and closes the connection (HTTP/1.1) or ends the stream (HTTP/2). */

@@ -1,0 +1,155 @@
+package dev.tern.transport.http;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+import dev.tern.server.McpServer;
+import dev.tern.server.Outbound;
+import dev.tern.server.ServerChannel;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+/**
+ * The deprecated HTTP+SSE transport of 2024-11-05, for clients that predate Streamable HTTP: a GET on the SSE path
+ * opens a stream whose first event, {@code endpoint}, names the URI to POST messages to; every server message goes
+ * out on that stream as a {@code message} event, and each POST is answered 202. A connection lives as long as its
+ * stream: when the client goes, its channel closes. Thread-safe.
+ */
+final class LegacySseEndpoint {
+    static final String SESSION_PARAM = "sessionId";
+
+    private final McpServer server;
+    private final JsonRpcCodec codec;
+    private final HttpOptions options;
+    private final HttpOptions.LegacySsePaths paths;
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+
+    LegacySseEndpoint(McpServer server, JsonRpcCodec codec, HttpOptions options) {
+        this.server = server;
+        this.codec = codec;
+        this.options = options;
+        this.paths = options.legacySse();
+    }
+
+    boolean serves(String path) {
+        return paths != null && (path.equals(paths.ssePath()) || path.equals(paths.messagesPath()));
+    }
+
+    boolean isMessagesPath(String path) {
+        return paths != null && path.equals(paths.messagesPath());
+    }
+
+    int size() {
+        return connections.size();
+    }
+
+    /** A GET on the SSE path: opens the stream and announces where to POST. */
+    void open(HttpHeaders headers, HttpExchange exchange, McpEndpoint errors) {
+        if (!McpEndpoint.accepts(headers, "text/event-stream")) {
+            errors.error(exchange, HttpResponseStatus.NOT_ACCEPTABLE, null, ErrorCodes.INVALID_REQUEST,
+                    "Not Acceptable: the SSE stream needs Accept: text/event-stream");
+            return;
+        }
+        if (connections.size() >= options.maxSessions()) {
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
+            errors.error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: too many sessions");
+            return;
+        }
+        byte[] bytes = new byte[32];
+        random.nextBytes(bytes);
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        Connection connection = new Connection(id, exchange);
+        connection.channel = server.connect(connection);
+        connections.put(id, connection);
+        exchange.onDone(() -> close(connection));
+        exchange.startStream(null, null, options.sseKeepAlive());
+        exchange.namedEvent("endpoint", paths.messagesPath() + "?" + SESSION_PARAM + "=" + id);
+    }
+
+    /** A POST to the messages path whose body has arrived: hands the message to the connection's channel. */
+    void post(String uri, byte[] body, HttpExchange exchange, McpEndpoint errors) {
+        java.util.List<String> ids = new QueryStringDecoder(uri).parameters().get(SESSION_PARAM);
+        if (ids == null || ids.size() != 1 || ids.get(0).isEmpty()) {
+            errors.error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
+                    "Bad Request: the sessionId query parameter is required (from the SSE endpoint event)");
+            return;
+        }
+        Connection connection = connections.get(ids.get(0));
+        if (connection == null) {
+            errors.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
+                    "Session not found: its SSE stream is closed; open a new one");
+            return;
+        }
+        if (connection.channel.inFlight() >= options.maxInFlight()) {
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
+            errors.error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: too many requests in flight, retry shortly");
+            return;
+        }
+        Decoded decoded = codec.decode(body);
+        switch (decoded) {
+            case Decoded.Invalid invalid -> exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(invalid.failure()));
+            case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
+            case Decoded.Batch batch -> {
+                ProtocolVersion version = connection.channel.negotiatedVersion();
+                if (version == null || !version.allowsBatches()) {
+                    errors.error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
+                            "Invalid request: JSON-RPC batches are only accepted in a 2025-03-26 session");
+                    return;
+                }
+                exchange.empty(HttpResponseStatus.ACCEPTED);
+                connection.channel.receive(batch);
+            }
+            case Decoded.Single single -> {
+                JsonRpcMessage message = single.message();
+                exchange.empty(HttpResponseStatus.ACCEPTED);
+                connection.channel.receive(message);
+            }
+        }
+    }
+
+    private void close(Connection connection) {
+        if (connections.remove(connection.id, connection)) {
+            connection.channel.close();
+        }
+    }
+
+    /** Ends every stream with a {@code retry} hint, at shutdown. */
+    void closeAll(Duration retry) {
+        for (Connection c : connections.values()) {
+            c.stream.end(retry);
+            close(c);
+        }
+    }
+
+    /** One client's stream: everything the server sends goes out on it, in order. */
+    private final class Connection implements Outbound {
+        final String id;
+        final HttpExchange stream;
+        volatile ServerChannel channel;
+
+        Connection(String id, HttpExchange stream) {
+            this.id = id;
+            this.stream = stream;
+        }
+
+        @Override
+        public void send(JsonRpcMessage message, RequestId relatedTo) {
+            stream.event(codec.encode(message), null, false);
+        }
+    }
+}
