@@ -26,7 +26,8 @@ record HttpOptions(
         ConnectionLimits connections,
         Http2Limits http2,
         dev.tern.server.EventStore eventStore,
-        LegacySsePaths legacySse) {
+        LegacySsePaths legacySse,
+        PrincipalResolver principals) {
 
     /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */
     record LegacySsePaths(String ssePath, String messagesPath) {

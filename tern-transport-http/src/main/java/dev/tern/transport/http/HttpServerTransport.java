@@ -302,6 +302,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private int maxInFlight = 4_096;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
         private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
+        private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
         private HttpOptions.LegacySsePaths legacySse = new HttpOptions.LegacySsePaths("/sse", "/messages");
         private java.nio.file.Path certificateChain;
         private java.nio.file.Path privateKey;
@@ -430,6 +431,12 @@ public final class HttpServerTransport implements AutoCloseable {
                         + " (expected: two different paths starting with /)");
             }
             this.legacySse = new HttpOptions.LegacySsePaths(ssePath, messagesPath);
+            return this;
+        }
+
+        /** Binds each legacy session to the principal that opened it (see {@link PrincipalResolver}). */
+        public Builder principals(PrincipalResolver resolver) {
+            this.principals = Objects.requireNonNull(resolver, "resolver");
             return this;
         }
 
@@ -576,7 +583,7 @@ public final class HttpServerTransport implements AutoCloseable {
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
                             http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore, legacySse);
+                    eventStore, legacySse, principals);
         }
 
         public HttpServerTransport build() {

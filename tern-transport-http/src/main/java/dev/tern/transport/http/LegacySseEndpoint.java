@@ -72,7 +72,7 @@ final class LegacySseEndpoint {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Connection connection = new Connection(id, exchange);
+        Connection connection = new Connection(id, errors.principal(headers), exchange);
         connection.channel = server.connect(connection);
         connections.put(id, connection);
         exchange.onDone(() -> close(connection));
@@ -81,7 +81,7 @@ final class LegacySseEndpoint {
     }
 
     /** A POST to the messages path whose body has arrived: hands the message to the connection's channel. */
-    void post(String uri, byte[] body, HttpExchange exchange, McpEndpoint errors) {
+    void post(String uri, HttpHeaders headers, byte[] body, HttpExchange exchange, McpEndpoint errors) {
         java.util.List<String> ids = new QueryStringDecoder(uri).parameters().get(SESSION_PARAM);
         if (ids == null || ids.size() != 1 || ids.get(0).isEmpty()) {
             errors.error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
@@ -89,6 +89,9 @@ final class LegacySseEndpoint {
             return;
         }
         Connection connection = connections.get(ids.get(0));
+        if (connection != null && !java.util.Objects.equals(connection.principal, errors.principal(headers))) {
+            connection = null;
+        }
         if (connection == null) {
             errors.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
                     "Session not found: its SSE stream is closed; open a new one");
@@ -139,11 +142,13 @@ final class LegacySseEndpoint {
     /** One client's stream: everything the server sends goes out on it, in order. */
     private final class Connection implements Outbound {
         final String id;
+        final String principal;
         final HttpExchange stream;
         volatile ServerChannel channel;
 
-        Connection(String id, HttpExchange stream) {
+        Connection(String id, String principal, HttpExchange stream) {
             this.id = id;
+            this.principal = principal;
             this.stream = stream;
         }
 

@@ -107,7 +107,7 @@ final class McpEndpoint {
                         "Not Acceptable: a GET stream needs Accept: text/event-stream");
                 return;
             }
-            Session session = session(sessionId, exchange);
+            Session session = session(sessionId, headers, exchange);
             if (session == null) {
                 return;
             }
@@ -123,7 +123,7 @@ final class McpEndpoint {
                 methodNotAllowed(exchange);
                 return;
             }
-            Session session = session(sessionId, exchange);
+            Session session = session(sessionId, headers, exchange);
             if (session == null) {
                 return;
             }
@@ -168,7 +168,7 @@ final class McpEndpoint {
             return;
         }
         if (sessionId != null && !isModern(headers, message)) {
-            Session session = session(sessionId, exchange);
+            Session session = session(sessionId, headers, exchange);
             if (session != null && legacyVersionHeaderOk(headers, exchange)) {
                 legacy(session, message, exchange);
             }
@@ -178,7 +178,7 @@ final class McpEndpoint {
             if (!legacyVersionHeaderOk(headers, exchange)) {
                 return;
             }
-            Session session = sessions.create();
+            Session session = sessions.create(principal(headers));
             if (session == null) {
                 exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
                 error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, r.id(), ErrorCodes.INTERNAL_ERROR,
@@ -244,6 +244,9 @@ final class McpEndpoint {
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
         String sessionId = headers.get(SESSION_ID);
         Session session = sessionId == null ? null : sessions.find(sessionId);
+        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
+            session = null;
+        }
         ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
         if (version == null || !version.allowsBatches()) {
             error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
@@ -275,13 +278,17 @@ final class McpEndpoint {
         }
     }
 
-    private Session session(String sessionId, HttpExchange exchange) {
+    /** The session of a request, if it exists and belongs to the request's principal; otherwise an error is sent. */
+    private Session session(String sessionId, HttpHeaders headers, HttpExchange exchange) {
         if (!SessionManager.wellFormed(sessionId)) {
             error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
                     "Bad Request: malformed Mcp-Session-Id");
             return null;
         }
         Session session = sessions.find(sessionId);
+        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
+            session = null;
+        }
         if (session == null) {
             error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
                     "Session not found: it expired or was deleted; initialize a new one");
@@ -399,6 +406,10 @@ final class McpEndpoint {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    String principal(HttpHeaders headers) {
+        return options.principals().principal(headers::get);
+    }
 
     private static boolean unknownVersion(String headerVersion) {
         return headerVersion != null && ProtocolVersion.parse(headerVersion.strip()).isEmpty();

@@ -267,7 +267,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         discarding = true;
         cancelBodyTimer();
         if (endpoint.legacySse().isMessagesPath(new QueryStringDecoder(request.uri()).path())) {
-            endpoint.legacySse().post(request.uri(), bytes, exchange, endpoint);
+            endpoint.legacySse().post(request.uri(), request.headers(), bytes, exchange, endpoint);
         } else {
             endpoint.handlePost(request.headers(), bytes, exchange);
         }

@@ -29,6 +29,8 @@ final class Session implements Outbound {
     private static final Duration RECONNECT = Duration.ofSeconds(1);
 
     final String id;
+    /** Who opened the session ({@code null}: anonymous); only they may use it. */
+    final String principal;
     private final JsonRpcCodec codec;
     private final EventStore events;
     private final ServerChannel channel;
@@ -60,7 +62,8 @@ final class Session implements Outbound {
         }
     }
 
-    Session(String id, McpServer server, JsonRpcCodec codec, EventStore events) {
+    Session(String id, String principal, McpServer server, JsonRpcCodec codec, EventStore events) {
+        this.principal = principal;
         this.id = id;
         this.codec = codec;
         this.events = events;

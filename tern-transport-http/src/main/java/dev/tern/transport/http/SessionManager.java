@@ -35,7 +35,7 @@ final class SessionManager {
     }
 
     /** A new session, or {@code null} when the limit is reached. */
-    Session create() {
+    Session create(String principal) {
         if (sessions.size() >= maxSessions) {
             expireIdle();
             if (sessions.size() >= maxSessions) {
@@ -45,7 +45,7 @@ final class SessionManager {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Session session = new Session(id, server, codec, events);
+        Session session = new Session(id, principal, server, codec, events);
         sessions.put(id, session);
         return session;
     }
