@@ -64,6 +64,10 @@ final class ServeCommand implements Callable<Integer> {
             converter = DurationConverter.class)
     Duration shutdownTimeout;
 
+    @CommandLine.Option(names = "--server-timing", description = "Add a Server-Timing header (parse, queue, exec, ser) "
+            + "to JSON responses; tern bench reports the split.")
+    boolean serverTiming;
+
     @Override
     public Integer call() throws Exception {
         McpServer server;
@@ -78,7 +82,7 @@ final class ServeCommand implements Callable<Integer> {
 
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).port(port).path(path)
-                .shutdownTimeout(shutdownTimeout);
+                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming);
         if ((cert == null) != (key == null)) {
             System.err.println("tern serve: --cert and --key go together");
             return 2;

@@ -304,6 +304,7 @@ final class DefaultServerChannel implements ServerChannel {
 
     private void run(Exchange exchange, Methods.Method method) {
         JsonRpcResponse response;
+        exchange.handlerStarted = System.nanoTime();
         try {
             ObjectNode result = method.handle(exchange);
             response = result == null ? null : new JsonRpcResult(exchange.request.id(), decorate(exchange, result));
@@ -314,6 +315,7 @@ final class DefaultServerChannel implements ServerChannel {
         } catch (Throwable t) {
             response = failure(exchange, t);
         }
+        exchange.handlerEnded = System.nanoTime();
         if (response != null || method != Methods.LISTEN) {
             complete(exchange, response);
         }
@@ -340,6 +342,9 @@ final class DefaultServerChannel implements ServerChannel {
         exchange.finish();
         inFlight.remove(exchange.request.id(), exchange);
         if (!exchange.suppressed) {
+            if (response != null && exchange.handlerStarted != 0) {
+                outbound.served(exchange.request.id(), exchange.handlerStarted, exchange.handlerEnded);
+            }
             exchange.responder.accept(response);
         } else if (exchange.responder instanceof BatchCollector) {
             exchange.responder.accept(null);

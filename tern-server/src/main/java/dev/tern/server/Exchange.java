@@ -55,6 +55,9 @@ final class Exchange implements RequestContext {
     /** The handler ran past its deadline. */
     volatile boolean timedOut;
     volatile Thread thread;
+    /** When the handler started and ended ({@link System#nanoTime()}; 0 if it did not run). */
+    long handlerStarted;
+    long handlerEnded;
 
     /** Set when this exchange runs a tool as a task. */
     Tasks.Running task;

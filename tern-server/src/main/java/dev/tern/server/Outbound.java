@@ -22,6 +22,14 @@ public interface Outbound {
     void send(JsonRpcMessage message, RequestId relatedTo);
 
     /**
+     * Tells, just before a request's response is sent on the same thread, when its handler started and ended
+     * ({@link System#nanoTime()}), so a transport can report where the time went (HTTP {@code Server-Timing}).
+     * The default ignores it.
+     */
+    default void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
+    }
+
+    /**
      * Sends the responses to a JSON-RPC batch (2025-03-26 only) as one array. The default sends them one by one,
      * which suits no transport that speaks 2025-03-26; transports override it.
      */

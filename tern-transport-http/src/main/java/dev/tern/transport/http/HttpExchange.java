@@ -51,6 +51,7 @@ final class HttpExchange {
     private Mode mode = Mode.PENDING;
     private ScheduledFuture<?> keepAliveTask;
     private Runnable onClientGone;
+    private volatile ServerTiming timing;
 
     HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits, Runnable onDone) {
         this.ctx = ctx;
@@ -92,6 +93,16 @@ final class HttpExchange {
             }
         }
         onDone.clear();
+    }
+
+    /** Asks for a {@code Server-Timing} header on this exchange's JSON response. */
+    void timing(ServerTiming timing) {
+        this.timing = timing;
+    }
+
+    /** The timing being collected for this exchange, or {@code null} when none is asked for. */
+    ServerTiming timing() {
+        return timing;
     }
 
     /** A header every response of this exchange carries (e.g. {@code Mcp-Session-Id}). */

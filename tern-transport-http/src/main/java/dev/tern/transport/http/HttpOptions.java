@@ -27,7 +27,8 @@ record HttpOptions(
         Http2Limits http2,
         dev.tern.server.EventStore eventStore,
         LegacySsePaths legacySse,
-        PrincipalResolver principals) {
+        PrincipalResolver principals,
+        boolean serverTiming) {
 
     /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */
     record LegacySsePaths(String ssePath, String messagesPath) {

@@ -303,6 +303,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private Duration shutdownTimeout = Duration.ofSeconds(10);
         private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
         private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
+        private boolean serverTiming;
         private HttpOptions.LegacySsePaths legacySse = new HttpOptions.LegacySsePaths("/sse", "/messages");
         private java.nio.file.Path certificateChain;
         private java.nio.file.Path privateKey;
@@ -437,6 +438,16 @@ public final class HttpServerTransport implements AutoCloseable {
         /** Binds each legacy session to the principal that opened it (see {@link PrincipalResolver}). */
         public Builder principals(PrincipalResolver resolver) {
             this.principals = Objects.requireNonNull(resolver, "resolver");
+            return this;
+        }
+
+        /**
+         * Adds a {@code Server-Timing} header to JSON responses telling where the server's time went: {@code parse},
+         * {@code queue} (waiting for a thread), {@code exec} (the handler) and {@code ser} (encoding), in milliseconds.
+         * Off by default; {@code tern bench} reports these figures when it finds them.
+         */
+        public Builder serverTiming(boolean enabled) {
+            this.serverTiming = enabled;
             return this;
         }
 
@@ -583,7 +594,7 @@ public final class HttpServerTransport implements AutoCloseable {
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
                             http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore, legacySse, principals);
+                    eventStore, legacySse, principals, serverTiming);
         }
 
         public HttpServerTransport build() {

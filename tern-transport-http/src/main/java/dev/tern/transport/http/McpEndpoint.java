@@ -149,7 +149,12 @@ final class McpEndpoint {
         }
         exchange.onDone(inFlight::decrementAndGet);
         track(exchange);
+        ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
         Decoded decoded = codec.decode(body);
+        if (timing != null) {
+            timing.parsed(System.nanoTime());
+            exchange.timing(timing);
+        }
         switch (decoded) {
             case Decoded.Invalid invalid -> exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(invalid.failure()));
             case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
@@ -362,9 +367,22 @@ final class McpEndpoint {
         }
 
         @Override
+        public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
+            ServerTiming timing = exchange.timing();
+            if (timing != null && id.equals(request)) {
+                timing.handler(handlerStartedNanos, handlerEndedNanos);
+            }
+        }
+
+        @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
+            long encodeStarted = System.nanoTime();
             byte[] json = codec.encode(message);
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
+                ServerTiming timing = exchange.timing();
+                if (timing != null) {
+                    exchange.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
+                }
                 exchange.json(status(r), json);
                 ServerChannel c = channel;
                 if (c != null) {

@@ -170,7 +170,18 @@ final class Session implements Outbound {
     }
 
     @Override
+    public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
+        Stream stream = posts.get(request);
+        HttpExchange sink = stream == null ? null : stream.sink;
+        ServerTiming timing = sink == null ? null : sink.timing();
+        if (timing != null) {
+            timing.handler(handlerStartedNanos, handlerEndedNanos);
+        }
+    }
+
+    @Override
     public void send(JsonRpcMessage message, RequestId relatedTo) {
+        long encodeStarted = System.nanoTime();
         byte[] json = codec.encode(message);
         Stream stream = relatedTo == null ? null : posts.get(relatedTo);
         boolean last = stream != null && message instanceof JsonRpcResponse r && relatedTo.equals(r.id());
@@ -188,6 +199,10 @@ final class Session implements Outbound {
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
             if (last && open && !sink.streaming()) {
+                ServerTiming timing = sink.timing();
+                if (timing != null) {
+                    sink.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
+                }
                 sink.json(HttpResponseStatus.OK, json);
             } else {
                 if (open && !sink.streaming()) {
