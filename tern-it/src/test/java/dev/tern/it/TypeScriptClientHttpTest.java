@@ -1,12 +1,12 @@
 package dev.tern.it;
 
+import static dev.tern.it.TypeScriptClients.assertEra;
+import static dev.tern.it.TypeScriptClients.assertInteractions;
+import static dev.tern.it.TypeScriptClients.assertServing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -15,11 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.tern.examples.UserDirectory;
 import dev.tern.protocol.Json;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -35,14 +33,10 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link InteropServer}, served by {@link InteropHttpMain}; the user directory also comes from {@code tern serve}.
  */
 class TypeScriptClientHttpTest {
-    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(2);
     private static final List<String> SERVING_CHECKS =
             List.of("tools", "get_user", "resource", "prompt", "completion", "session");
-    private static final String CANCEL_REASON = "interop test: cancelled by the client";
     private static final int ALL_CHECKS = 10;
 
-    private static Path node;
-    private static Path npmDir;
     private static InteropHttpMain.Running interop;
 
     @TempDir
@@ -50,8 +44,8 @@ class TypeScriptClientHttpTest {
 
     @BeforeAll
     static void start() throws Exception {
-        node = NodeTools.node();
-        npmDir = NodeTools.npmDir();
+        NodeTools.node();
+        NodeTools.npmDir();
         interop = InteropHttpMain.start();
     }
 
@@ -70,7 +64,7 @@ class TypeScriptClientHttpTest {
 
         assertEra(summary, "@modelcontextprotocol/sdk", "legacy", "2025-11-25");
         assertServing(summary);
-        assertInteractions(summary, false);
+        assertInteractions(summary, false, false);
         assertLegacySession(summary);
         JsonNode wire = summary.path("wire");
         assertThat(wire.path("sent").path("initialize").asInt()).isEqualTo(1);
@@ -85,7 +79,7 @@ class TypeScriptClientHttpTest {
 
         assertEra(summary, "@modelcontextprotocol/client", "legacy", "2025-11-25");
         assertServing(summary);
-        assertInteractions(summary, false);
+        assertInteractions(summary, false, false);
         assertLegacySession(summary);
     }
 
@@ -95,7 +89,7 @@ class TypeScriptClientHttpTest {
 
         assertEra(summary, "@modelcontextprotocol/client", "modern", "2026-07-28");
         assertServing(summary);
-        assertInteractions(summary, true);
+        assertInteractions(summary, true, true);
         assertStateless(summary);
         JsonNode wire = summary.path("wire");
         assertThat(wire.path("sent").path("server/discover").asInt()).isEqualTo(1);
@@ -117,12 +111,11 @@ class TypeScriptClientHttpTest {
 
         assertEra(summary, "@modelcontextprotocol/sdk", "legacy", "2025-11-25");
         assertServing(summary);
-        assertInteractions(summary, false);
+        assertInteractions(summary, false, false);
         JsonNode http = summary.path("http");
         assertThat(http.path("sessionIdsReturned").size()).as("no Mcp-Session-Id on the old transport").isZero();
         assertThat(http.path("statuses").path("202").asInt()).as("every POST is answered 202").isPositive();
-        assertThat(http.path("statuses").properties().stream().map(e -> e.getKey()))
-                .as("statuses seen").containsOnly("200", "202");
+        assertThat(statuses(http)).as("HTTP statuses").containsOnlyKeys("200", "202");
     }
 
     @Test
@@ -164,113 +157,9 @@ class TypeScriptClientHttpTest {
         ObjectNode config = Json.object();
         config.put("transport", transport);
         config.put("url", url);
-        config.put("npmDir", npmDir.toString());
-        config.put("sdk", sdk);
-        config.put("era", era);
-        config.put("timeoutMs", RUN_TIMEOUT.toMillis() - 10_000);
-        if (checks != null) {
-            ArrayNode list = config.putArray("checks");
-            checks.forEach(list::add);
-        }
-        Path configFile = temp.resolve("config-" + sdk + "-" + era + "-" + transport + ".json");
-        Files.writeString(configFile, Json.mapper().writeValueAsString(config));
-
-        Path script = NodeTools.root().resolve("tern-it/src/test/js/http-client.mjs");
-        List<String> command = new ArrayList<>(List.of(node.toString(), script.toString(), configFile.toString()));
-        NodeTools.Result result = NodeTools.run(command, NodeTools.root(), Map.of("TERN_NPM_DIR", npmDir.toString()),
-                RUN_TIMEOUT);
-
-        assertThat(result.timedOut()).as("the client ran too long: %s", result.describe()).isFalse();
-        JsonNode summary;
-        try {
-            summary = Json.mapper().readTree(result.stdout());
-        } catch (RuntimeException e) {
-            throw new AssertionError("the client printed no JSON summary: " + result.describe(), e);
-        }
-        String report = Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary)
-                + "\n--- client stderr\n" + result.stderr();
-        assertThat(summary.path("failures").size()).as("failures in:\n%s", report).isZero();
-        assertThat(summary.path("clientErrors").size()).as("client errors in:\n%s", report).isZero();
-        for (var check : summary.path("checks").properties()) {
-            assertThat(check.getValue().path("ok").asBoolean()).as("check %s in:\n%s", check.getKey(), report).isTrue();
-        }
-        assertThat(summary.path("checks").size()).as(report).isEqualTo(checks == null ? ALL_CHECKS : checks.size());
-        assertThat(summary.path("ok").asBoolean()).as(report).isTrue();
-        assertThat(summary.path("http").path("failedFetches").asInt()).as(report).isZero();
-        assertThat(result.exitCode()).as(report).isZero();
+        JsonNode summary = TypeScriptClients.run("http-client.mjs", config, sdk, era, checks, ALL_CHECKS, temp);
+        assertThat(summary.path("http").path("failedFetches").asInt()).as("failed fetches").isZero();
         return summary;
-    }
-
-    private static void assertEra(JsonNode summary, String sdkPackage, String era, String version) throws IOException {
-        assertThat(summary.path("sdk").path("package").asString()).isEqualTo(sdkPackage);
-        assertThat(summary.path("sdk").path("version").asString()).isEqualTo(NodeTools.pinnedVersion(sdkPackage));
-        assertThat(summary.path("era").asString()).isEqualTo(era);
-        assertThat(summary.path("protocolVersion").asString()).isEqualTo(version);
-    }
-
-    /** The user directory as served: tools, get_user with structured content, user://7, summarize_user, completion. */
-    private static void assertServing(JsonNode summary) {
-        JsonNode checks = summary.path("checks");
-        assertThat(names(checks.path("tools").path("names"))).contains("get_user", "search_users", "list_users");
-        assertThat(checks.path("tools").path("getUserReadOnly").asBoolean()).isTrue();
-
-        UserDirectory.User seven = UserDirectory.generate(1_000).find("7").orElseThrow();
-        JsonNode user = checks.path("get_user").path("structuredContent");
-        assertThat(user.path("id").asString()).isEqualTo("7");
-        assertThat(user.path("username").asString()).isEqualTo(seven.username());
-        assertThat(user.path("email").asString()).isEqualTo(seven.email());
-        assertThat(user.path("city").asString()).isEqualTo(seven.address().city());
-        assertThat(checks.path("get_user").path("unknownIdError").asString()).contains("no-such-user");
-
-        assertThat(checks.path("resource").path("uri").asString()).isEqualTo("user://7");
-        assertThat(checks.path("resource").path("mimeType").asString()).isEqualTo("application/json");
-        assertThat(names(checks.path("resource").path("templates"))).contains("user://{id}");
-
-        assertThat(names(checks.path("prompt").path("contentTypes"))).containsExactly("text", "resource");
-        assertThat(checks.path("prompt").path("embeddedUri").asString()).isEqualTo("user://7");
-
-        assertThat(names(checks.path("completion").path("values"))).contains("99", "990", "999");
-    }
-
-    /** Progress, logging, elicitation and cancellation against {@link InteropServer}. */
-    private static void assertInteractions(JsonNode summary, boolean modern) {
-        JsonNode checks = summary.path("checks");
-        assertThat(summary.path("server").path("name").asString()).isEqualTo("tern-interop");
-
-        JsonNode progress = checks.path("progress").path("notifications");
-        assertThat(progress.size()).isEqualTo(3);
-        for (int i = 0; i < 3; i++) {
-            assertThat(progress.get(i).path("progress").asInt()).isEqualTo(i + 1);
-            assertThat(progress.get(i).path("total").asInt()).isEqualTo(3);
-            assertThat(progress.get(i).path("message").asString()).isEqualTo("step " + (i + 1) + " of 3");
-        }
-        if (!summary.path("transport").asString().equals("sse")) {
-            assertThat(checks.path("progress").path("sseResponses").asInt()).isPositive();
-        }
-
-        JsonNode logging = checks.path("logging");
-        assertThat(levels(logging.path("atDebug"))).containsExactly("debug", "info", "warning");
-        assertThat(levels(logging.path("atWarning"))).containsExactly("warning");
-        assertThat(logging.path("levelVia").asString()).isEqualTo(modern ? "_meta" : "logging/setLevel");
-
-        JsonNode elicitation = checks.path("elicitation");
-        assertThat(elicitation.path("result").path("action").asString()).isEqualTo("accept");
-        assertThat(elicitation.path("result").path("name").asString()).isEqualTo("Ada Lovelace");
-        assertThat(elicitation.path("via").asString()).isEqualTo(modern ? "input_required" : "elicitation/create");
-        // legacy: the answer to elicitation/create is POSTed back; 2026-07-28: it rides on the retried request
-        assertThat(elicitation.path("answersPosted").asInt()).isEqualTo(modern ? 0 : 1);
-
-        JsonNode cancel = checks.path("cancel");
-        assertThat(cancel.path("serverSaw").path("count").asInt()).isEqualTo(1);
-        assertThat(cancel.path("clientError").asString()).isNotEmpty();
-        if (modern) {
-            // 2026-07-28 over HTTP: closing the response stream is the cancellation
-            assertThat(cancel.path("cancelledNotificationsSent").asInt()).isZero();
-            assertThat(cancel.path("serverSaw").path("lastReason").asString()).isNotEmpty();
-        } else {
-            assertThat(cancel.path("cancelledNotificationsSent").asInt()).isEqualTo(1);
-            assertThat(cancel.path("serverSaw").path("lastReason").asString()).isEqualTo(CANCEL_REASON);
-        }
     }
 
     /** One Mcp-Session-Id from initialize to DELETE, a GET stream, and 404 for the id once deleted. */
@@ -309,17 +198,5 @@ class TypeScriptClientHttpTest {
         Map<String, Integer> statuses = new java.util.TreeMap<>();
         http.path("statuses").properties().forEach(e -> statuses.put(e.getKey(), e.getValue().asInt()));
         return statuses;
-    }
-
-    private static List<String> names(JsonNode array) {
-        List<String> names = new ArrayList<>();
-        array.forEach(n -> names.add(n.asString()));
-        return names;
-    }
-
-    private static List<String> levels(JsonNode messages) {
-        List<String> levels = new ArrayList<>();
-        messages.forEach(m -> levels.add(m.path("level").asString()));
-        return levels;
     }
 }
