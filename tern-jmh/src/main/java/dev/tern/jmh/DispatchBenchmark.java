@@ -1,0 +1,68 @@
+package dev.tern.jmh;
+
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import dev.tern.examples.UserDirectoryServer;
+import dev.tern.protocol.CodecLimits;
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.server.McpServer;
+import dev.tern.server.ServerChannel;
+
+/**
+ * A {@code get_user} tool call from request bytes to response bytes, without a network: a 2026-07-28 request on a
+ * channel of its own (as the HTTP transport serves each stateless POST), and a request on a legacy session's channel.
+ * Includes the hop to the handler's virtual thread.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(2)
+public class DispatchBenchmark {
+    private McpServer server;
+    private Dispatch dispatch;
+    private ServerChannel session;
+
+    @Setup
+    public void setUp() {
+        server = UserDirectoryServer.create();
+        dispatch = new Dispatch(new JsonRpcCodec(CodecLimits.DEFAULT));
+        session = server.connect(dispatch);
+        dispatch.call(session, Messages.INITIALIZE);
+        session.receive(new JsonRpcCodec(CodecLimits.DEFAULT).decode(Messages.INITIALIZED));
+    }
+
+    @TearDown
+    public void tearDown() {
+        session.close();
+        server.close();
+    }
+
+    @Benchmark
+    public byte[] modernToolCall() {
+        ServerChannel channel = server.connect(dispatch);
+        try {
+            return dispatch.call(channel, Messages.MODERN_GET_USER);
+        } finally {
+            channel.close();
+        }
+    }
+
+    @Benchmark
+    public byte[] legacyToolCall() {
+        return dispatch.call(session, Messages.LEGACY_GET_USER);
+    }
+}
