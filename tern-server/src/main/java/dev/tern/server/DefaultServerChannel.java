@@ -649,7 +649,9 @@ final class DefaultServerChannel implements ServerChannel {
             exchange.suppressed = true;
             cancel(exchange, "connection closed");
         }
-        pending.failAll(new CancellationException("connection closed"));
+        if (pending.size() > 0) {
+            pending.failAll(new CancellationException("connection closed"));
+        }
         server.tasks().ownerGone(this);
         server.detach(this);
     }

@@ -221,14 +221,24 @@ final class Methods {
     }
 
     private static ObjectNode toTree(Exchange e, CallToolResult result) {
-        ObjectNode tree = Json.mapper().valueToTree(result);
-        if (!tree.has("content")) {
-            tree.putArray("content");
+        JsonNode structured = result.structuredContent();
+        if (structured == null) {
+            ObjectNode tree = Json.mapper().valueToTree(result);
+            if (!tree.has("content")) {
+                tree.putArray("content");
+            }
+            return tree;
         }
-        JsonNode structured = tree.get("structuredContent");
-        if (structured != null && !structured.isObject() && !e.modern()) {
-            tree.remove("structuredContent");
+        // The structured content is already a tree: placed as it is rather than copied through the mapper.
+        ObjectNode rest = Json.mapper().valueToTree(
+                new CallToolResult(result.content(), null, result.isError(), result.meta()));
+        ObjectNode tree = Json.object();
+        JsonNode content = rest.remove("content");
+        tree.set("content", content != null ? content : Json.mapper().createArrayNode());
+        if (structured.isObject() || e.modern()) {
+            tree.set("structuredContent", structured);
         }
+        tree.setAll(rest);
         return tree;
     }
 
