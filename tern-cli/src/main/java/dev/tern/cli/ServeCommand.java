@@ -5,6 +5,7 @@ import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +65,16 @@ final class ServeCommand implements Callable<Integer> {
             converter = DurationConverter.class)
     Duration shutdownTimeout;
 
+    @CommandLine.Option(names = "--allow-host", paramLabel = "NAME", split = ",",
+            description = "Another Host name clients may use (repeatable or comma-separated), e.g. the server's DNS name "
+                    + "when bound beyond loopback; other Hosts get 403 (DNS-rebinding protection).")
+    List<String> allowedHosts = List.of();
+
+    @CommandLine.Option(names = "--allow-origin", paramLabel = "ORIGIN", split = ",",
+            description = "Another Origin browsers may call from (repeatable or comma-separated), e.g. https://app.example; "
+                    + "origins on allowed hosts are always accepted.")
+    List<String> allowedOrigins = List.of();
+
     @CommandLine.Option(names = "--server-timing", description = "Add a Server-Timing header (parse, queue, exec, ser) "
             + "to JSON responses; tern bench reports the split.")
     boolean serverTiming;
@@ -83,6 +94,8 @@ final class ServeCommand implements Callable<Integer> {
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).port(port).path(path)
                 .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming);
+        allowedHosts.forEach(builder::allowHost);
+        allowedOrigins.forEach(builder::allowOrigin);
         if ((cert == null) != (key == null)) {
             System.err.println("tern serve: --cert and --key go together");
             return 2;

@@ -50,6 +50,17 @@ class ConfigDefaultsTest {
     }
 
     @Test
+    void allowedHostsAndOriginsAreListsFromFlagsOrTheEnvironment() throws Exception {
+        assertThat(parse(Map.of(), "serve").allowedHosts).isEmpty();
+        ServeCommand flags = parse(Map.of(), "serve", "--allow-host", "a.example", "--allow-host", "b.example,c.example",
+                "--allow-origin", "https://app.example");
+        assertThat(flags.allowedHosts).containsExactly("a.example", "b.example", "c.example");
+        assertThat(flags.allowedOrigins).containsExactly("https://app.example");
+        ServeCommand env = parse(Map.of("TERN_ALLOW_HOST", "d.example,e.example"), "serve");
+        assertThat(env.allowedHosts).containsExactly("d.example", "e.example");
+    }
+
+    @Test
     void anUnreadableConfigFileIsReported() {
         assertThat(Main.run(Map.of(), "serve", "--config", dir.resolve("missing.properties").toString())).isEqualTo(2);
     }
