@@ -25,7 +25,8 @@ record HttpOptions(
         TlsOptions tls,
         ConnectionLimits connections,
         Http2Limits http2,
-        dev.tern.server.EventStore eventStore) {
+        dev.tern.server.EventStore eventStore,
+        HttpRoutes routes) {
 
     /**
      * TLS with ALPN (h2, http/1.1): a certificate chain and key in PEM, or a self-signed development certificate.
