@@ -26,6 +26,7 @@ final class HttpRoutes {
     private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
     static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
+    static final byte[] NO_BODY = new byte[0];
 
     /** Serves a request whose checks passed; answers on the exchange, from any thread. */
     interface Dispatch {

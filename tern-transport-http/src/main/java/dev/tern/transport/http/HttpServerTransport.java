@@ -544,7 +544,8 @@ public final class HttpServerTransport implements AutoCloseable {
          * Mounts a plain HTTP route next to the MCP endpoint, on the same connections and with the same checks (Host,
          * Origin, body limits, JSON Content-Type on bodies). {@code path} is literal segments and whole-segment
          * {@code {variables}}, e.g. {@code /users/{id}}. The handler runs on a virtual thread of its own, as tool
-         * calls do. Routes at the same path with different methods share it; 405 answers other methods.
+         * calls do. Routes at the same path with different methods share it; 405 answers other methods. A literal path
+         * wins over templates; among templates, the first mounted that matches wins.
          *
          * @param method {@code GET}, {@code POST}, {@code PUT}, {@code PATCH} or {@code DELETE}
          */
@@ -611,13 +612,15 @@ public final class HttpServerTransport implements AutoCloseable {
                     throw new IllegalArgumentException("route: " + r.method() + " " + path + " is the MCP endpoint's path");
                 }
             }
-            List<HttpRoutes.Route> all = new java.util.ArrayList<>(routes);
+            List<HttpRoutes.Route> all = new java.util.ArrayList<>();
             if (restFacade) {
                 if (path.equals(RestFacade.OPENAPI) || path.startsWith("/rest/")) {
                     throw new IllegalArgumentException("path: " + path + " (reserved for the REST façade)");
                 }
+                // first, so that no template of a plain route can shadow the façade's paths
                 all.addAll(new RestFacade(server, limits, new OpenApiDocument(server, routes)).routes());
             }
+            all.addAll(routes);
             return new HttpRoutes(all);
         }
 

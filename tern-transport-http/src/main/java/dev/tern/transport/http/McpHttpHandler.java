@@ -368,7 +368,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             return true;
         }
         if (!pending.wantsBody()) {
-            pending.serve(io.netty.util.internal.EmptyArrays.EMPTY_BYTES, exchange, endpoint);
+            pending.serve(HttpRoutes.NO_BODY, exchange, endpoint);
             return true;
         }
         if (HttpUtil.getContentLength(req, -1L) > options.limits().maxMessageBytes()) {

@@ -95,6 +95,7 @@ class RestFacadeTest {
                             : RouteResponse.json(p);
                 })
                 .route("POST", "/echo", request -> RouteResponse.of(201, "application/json", request.body()))
+                .route("POST", "/{a}/tools/{c}", request -> RouteResponse.json(request.pathVariables()))
                 .route("GET", "/boom", request -> {
                     throw new IOException("disk on fire");
                 })
@@ -263,6 +264,11 @@ class RestFacadeTest {
         Reply echoed = post("/echo", "{\"a\":1}");
         assertThat(echoed.status()).isEqualTo(201);
         assertThat(echoed.body()).isEqualTo("{\"a\":1}");
+
+        Reply templated = post("/x/tools/z", "{}");
+        assertThat(templated.json().path("c").asString()).isEqualTo("z");
+        Reply notShadowed = post("/rest/tools/shout", "{\"text\":\"a\"}");
+        assertThat(notShadowed.json().get(0).path("text").asString()).as("the façade is not shadowed").isEqualTo("A");
 
         Reply failed = get("/boom");
         assertThat(failed.status()).isEqualTo(500);
