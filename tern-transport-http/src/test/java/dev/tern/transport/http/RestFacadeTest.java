@@ -344,4 +344,42 @@ class RestFacadeTest {
             other.close();
         }
     }
+
+    @Test
+    void shuttingDownWaitsForRoutesInFlightAndRefusesNewOnes() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        McpServer other = server();
+        HttpServerTransport draining = HttpServerTransport.builder(other).port(0).shutdownTimeout(Duration.ofSeconds(20))
+                .route("GET", "/slow", request -> {
+                    started.countDown();
+                    release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    return RouteResponse.json(Map.of("done", true));
+                })
+                .route("GET", "/fast", request -> RouteResponse.json(Map.of("fast", true)))
+                .build().start();
+        int port = draining.port();
+        try (RawHttp slow = new RawHttp(port); RawHttp keepAlive = new RawHttp(port)) {
+            keepAlive.send("GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(keepAlive.read().status()).isEqualTo(200);
+            slow.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(started.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            java.util.concurrent.CompletableFuture<Void> closing = java.util.concurrent.CompletableFuture.runAsync(draining::close);
+            DirectoryFixture.await("draining", draining::draining);
+            keepAlive.send("GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(keepAlive.read().status()).isEqualTo(503);
+            assertThat(closing).isNotDone();
+
+            release.countDown();
+            RawHttp.Response finished = slow.read();
+            assertThat(finished.status()).isEqualTo(200);
+            assertThat(finished.body()).contains("done");
+            closing.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            release.countDown();
+            draining.close();
+            other.close();
+        }
+    }
 }
