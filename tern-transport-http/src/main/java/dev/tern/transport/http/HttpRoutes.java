@@ -103,18 +103,6 @@ final class HttpRoutes {
         this.all = List.copyOf(routes);
     }
 
-    static HttpRoutes none() {
-        return new HttpRoutes(List.of());
-    }
-
-    List<Route> all() {
-        return all;
-    }
-
-    boolean isEmpty() {
-        return all.isEmpty();
-    }
-
     /** The routes at the request's path, or {@code null} when none is mounted there (the request is not ours). */
     PathMatch match(HttpRequest request) {
         if (all.isEmpty()) {
