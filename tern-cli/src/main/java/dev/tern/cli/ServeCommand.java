@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import dev.tern.examples.Examples;
 import dev.tern.server.McpServer;
 import dev.tern.transport.http.HttpServerTransport;
+import dev.tern.transport.http.RouteResponse;
 import dev.tern.transport.stdio.StdioServerTransport;
 import picocli.CommandLine;
 
@@ -79,11 +80,25 @@ final class ServeCommand implements Callable<Integer> {
             + "to JSON responses; tern bench reports the split.")
     boolean serverTiming;
 
+    @CommandLine.Option(names = "--rest", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also serve the tools over plain REST (POST /rest/tools/NAME, GET /rest/resources?uri=..., "
+                    + "/openapi.json) and the example's own routes such as GET /users/{id} (default: ${DEFAULT-VALUE}; "
+                    + "--no-rest serves MCP only).")
+    boolean rest;
+
+    /** A plain HTTP route an example asked for. */
+    private record ExampleRoute(String path, String description,
+            java.util.function.Function<java.util.Map<String, String>, java.util.Optional<?>> handler) {
+    }
+
+    private final java.util.List<ExampleRoute> exampleRoutes = new java.util.ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         McpServer server;
         try {
-            server = Examples.create(example);
+            server = Examples.create(example, (path, description, handler) ->
+                    exampleRoutes.add(new ExampleRoute(path, description, handler)));
         } catch (IllegalArgumentException e) {
             System.err.println("tern serve: " + e.getMessage());
             return 2;
@@ -93,9 +108,17 @@ final class ServeCommand implements Callable<Integer> {
 
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).port(port).path(path)
-                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming);
+                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).restFacade(rest);
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
+        if (rest) {
+            for (ExampleRoute route : exampleRoutes) {
+                builder.route("GET", route.path(), route.description(), request -> route.handler()
+                        .apply(request.pathVariables())
+                        .map(RouteResponse::json)
+                        .orElseGet(() -> RouteResponse.notFound("Nothing at " + request.path())));
+            }
+        }
         if ((cert == null) != (key == null)) {
             System.err.println("tern serve: --cert and --key go together");
             return 2;
@@ -118,6 +141,11 @@ final class ServeCommand implements Callable<Integer> {
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
+        if (rest) {
+            String base = transport.url().substring(0, transport.url().length() - path.length());
+            System.err.println("tern: REST façade at " + base + "/rest/tools/{name}, OpenAPI document at " + base
+                    + "/openapi.json" + (exampleRoutes.isEmpty() ? "" : ", plain REST at " + base + exampleRoutes.get(0).path()));
+        }
         stopped.await();
         return 0;
     }

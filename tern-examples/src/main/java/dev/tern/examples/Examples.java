@@ -2,8 +2,9 @@ package dev.tern.examples;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import dev.tern.server.McpServer;
 
@@ -11,11 +12,24 @@ import dev.tern.server.McpServer;
 public final class Examples {
     public static final String DEFAULT = "user-directory";
 
-    private static final Map<String, Supplier<McpServer>> EXAMPLES = new LinkedHashMap<>();
+    /**
+     * Where an example mounts the plain HTTP routes it serves next to MCP, described without any HTTP library: whoever
+     * serves the example over HTTP adapts it to its transport (stdio ignores it).
+     */
+    @FunctionalInterface
+    public interface Routes {
+        /**
+         * A {@code GET} route: the handler gets the values of the path's {@code {variables}} and returns the value to
+         * answer as JSON (200), or nothing (404).
+         */
+        void get(String pathTemplate, String description, Function<Map<String, String>, Optional<?>> handler);
+    }
+
+    private static final Map<String, Function<Routes, McpServer>> EXAMPLES = new LinkedHashMap<>();
 
     static {
         EXAMPLES.put("user-directory", UserDirectoryServer::create);
-        EXAMPLES.put("conformance", ConformanceServer::create);
+        EXAMPLES.put("conformance", routes -> ConformanceServer.create());
     }
 
     private Examples() {
@@ -27,10 +41,16 @@ public final class Examples {
 
     /** Builds the named example; throws {@link IllegalArgumentException} for an unknown name. */
     public static McpServer create(String name) {
-        Supplier<McpServer> factory = EXAMPLES.get(name);
+        return create(name, (path, description, handler) -> {
+        });
+    }
+
+    /** Builds the named example and mounts its plain HTTP routes, if it has any, on {@code routes}. */
+    public static McpServer create(String name, Routes routes) {
+        Function<Routes, McpServer> factory = EXAMPLES.get(name);
         if (factory == null) {
             throw new IllegalArgumentException("Unknown example \"" + name + "\" (expected one of " + names() + ")");
         }
-        return factory.get();
+        return factory.apply(routes);
     }
 }

@@ -34,6 +34,17 @@ public final class UserDirectoryServer {
         return create(UserDirectory.generate(1_000));
     }
 
+    /**
+     * The directory of 1,000 users, with its plain-REST baseline mounted on {@code routes}: {@code GET /users/{id}}
+     * answers the same user record as {@code get_user}'s {@code structuredContent}, 404 for an unknown id.
+     */
+    public static McpServer create(Examples.Routes routes) {
+        UserDirectory directory = UserDirectory.generate(1_000);
+        routes.get("/users/{id}", "Fetch one user by id: the plain-REST twin of the get_user tool.",
+                variables -> directory.find(variables.get("id")));
+        return create(directory);
+    }
+
     public static McpServer create(UserDirectory directory) {
         return McpServer.builder()
                 .info("tern-user-directory", "0.1.0")

@@ -41,6 +41,8 @@ public final class McpServer implements AutoCloseable {
     private final ObjectNode modernCapabilities;
     private final Tasks tasks;
     private final ObjectNode serverInfoMeta;
+    private final DirectCalls directCalls;
+    private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     private McpServer(Builder b) {
@@ -68,6 +70,7 @@ public final class McpServer implements AutoCloseable {
         this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
         this.serverInfoMeta = Json.object();
         serverInfoMeta.set("io.modelcontextprotocol/serverInfo", Json.mapper().valueToTree(info));
+        this.directCalls = new DirectCalls(this);
     }
 
     public static Builder builder() {
@@ -139,6 +142,40 @@ public final class McpServer implements AutoCloseable {
         return spec == null ? java.util.Optional.empty() : java.util.Optional.of(spec.tool());
     }
 
+    /** The tools as listed, in registration order; an immutable snapshot. */
+    public java.util.List<dev.tern.protocol.model.Tool> tools() {
+        return registry.tools().stream().map(ToolSpec::tool).toList();
+    }
+
+    /**
+     * Counts the changes made to tools, resources and prompts since the server was built: anything derived from them
+     * (a document describing the tools, a cache) is stale once this differs from the value it was built at.
+     */
+    public long featuresRevision() {
+        return featuresRevision.get();
+    }
+
+    /**
+     * Calls a tool outside any MCP session, as {@code tools/call} would: the arguments are validated against the
+     * tool's input schema and the handler runs on a virtual thread of its own within the handler timeout. The handler
+     * sees a 2026-07-28 request from a client without capabilities, so a tool that asks the client for input
+     * (elicitation, sampling, roots) ends with {@link CallOutcome.NeedsClient}. Cancelling the returned future cancels
+     * the call. The future never completes exceptionally.
+     */
+    public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments) {
+        Objects.requireNonNull(name, "name");
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments);
+    }
+
+    /**
+     * Reads a resource outside any MCP session, as {@code resources/read} would (static resources first, then the
+     * first template that matches), on a virtual thread within the handler timeout. Cancelling the returned future
+     * cancels the read. The future never completes exceptionally.
+     */
+    public java.util.concurrent.CompletableFuture<CallOutcome> readResource(String uri) {
+        return directCalls.readResource(Objects.requireNonNull(uri, "uri"));
+    }
+
     /** Tells the clients subscribed to {@code uri} that it changed. */
     public void notifyResourceUpdated(String uri) {
         for (DefaultServerChannel c : channels) {
@@ -152,6 +189,7 @@ public final class McpServer implements AutoCloseable {
     }
 
     private void listChanged(FeatureRegistry.Kind kind) {
+        featuresRevision.incrementAndGet();
         for (DefaultServerChannel c : channels) {
             c.listChanged(kind);
         }
@@ -164,6 +202,7 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.close();
         }
+        directCalls.cancelAll();
         scheduler.shutdownNow();
     }
 

@@ -143,6 +143,20 @@ final class HttpExchange {
         finish(response);
     }
 
+    /** Answers with one body of the given media type and ends the exchange (plain HTTP routes). */
+    synchronized void respond(HttpResponseStatus status, CharSequence contentType, byte[] body) {
+        if (mode != Mode.PENDING) {
+            return;
+        }
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.wrappedBuffer(body));
+        HttpHeaders h = response.headers();
+        h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        h.add(extraHeaders);
+        finish(response);
+    }
+
     /** Answers with no body and ends the exchange. */
     synchronized void empty(HttpResponseStatus status) {
         if (mode != Mode.PENDING) {

@@ -28,7 +28,8 @@ record HttpOptions(
         dev.tern.server.EventStore eventStore,
         LegacySsePaths legacySse,
         PrincipalResolver principals,
-        boolean serverTiming) {
+        boolean serverTiming,
+        HttpRoutes routes) {
 
     /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */
     record LegacySsePaths(String ssePath, String messagesPath) {

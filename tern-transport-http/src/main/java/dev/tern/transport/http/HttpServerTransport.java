@@ -322,6 +322,8 @@ public final class HttpServerTransport implements AutoCloseable {
         private int http2MaxQueuedControlFrames = 10_000;
         private int http2MaxEmptyDataFrames = 2;
         private int http2MaxSmallContinuationFrames = 16;
+        private final List<HttpRoutes.Route> routes = new java.util.ArrayList<>();
+        private boolean restFacade;
 
         private Builder(McpServer server) {
             this.server = Objects.requireNonNull(server, "server");
@@ -581,6 +583,56 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Mounts a plain HTTP route next to the MCP endpoint, on the same connections and with the same checks (Host,
+         * Origin, body limits, JSON Content-Type on bodies). {@code path} is literal segments and whole-segment
+         * {@code {variables}}, e.g. {@code /users/{id}}. The handler runs on a virtual thread of its own, as tool
+         * calls do. Routes at the same path with different methods share it; 405 answers other methods. A literal path
+         * wins over templates; among templates, the first mounted that matches wins.
+         *
+         * @param method {@code GET}, {@code POST}, {@code PUT}, {@code PATCH} or {@code DELETE}
+         */
+        public Builder route(String method, String path, RouteHandler handler) {
+            return route(method, path, null, handler);
+        }
+
+        /**
+         * Mounts a plain HTTP route as {@link #route(String, String, RouteHandler)} does; with the REST façade on, the
+         * route and its {@code description} appear in {@code /openapi.json}.
+         */
+        public Builder route(String method, String path, String description, RouteHandler handler) {
+            Objects.requireNonNull(handler, "handler");
+            String verb = Objects.requireNonNull(method, "method").toUpperCase(Locale.ROOT);
+            if (!HttpRoutes.METHODS.contains(verb)) {
+                throw new IllegalArgumentException("method: " + method + " (expected: one of " + HttpRoutes.METHODS + ")");
+            }
+            PathTemplate template = PathTemplate.parse(path);
+            if (template.template().startsWith("/rest/") || template.template().equals(RestFacade.OPENAPI)
+                    || template.template().equals("/health") || template.template().startsWith("/health/")) {
+                throw new IllegalArgumentException("path: " + path + " (reserved for the REST façade or health checks)");
+            }
+            for (HttpRoutes.Route r : routes) {
+                if (r.method().equals(verb) && r.path().template().equals(template.template())) {
+                    throw new IllegalArgumentException("route: " + verb + " " + path + " is already mounted");
+                }
+            }
+            routes.add(new HttpRoutes.Route(verb, template, description, HttpRoutes.blocking(handler)));
+            return this;
+        }
+
+        /**
+         * Serves the server's tools and resources over plain REST next to MCP (default: off):
+         * {@code POST /rest/tools/{name}} with the arguments as the JSON body, {@code GET /rest/resources?uri=...},
+         * and their OpenAPI 3.1 document at {@code /openapi.json}. Calls go through the same argument validation and
+         * handlers as {@code tools/call}, with the same Host/Origin checks and limits. It is off by default because it
+         * is a second way into every tool: turn it on deliberately, where whatever guards the MCP endpoint (a
+         * gateway, an authorization layer) guards these paths too.
+         */
+        public Builder restFacade(boolean enabled) {
+            this.restFacade = enabled;
+            return this;
+        }
+
         HttpOptions options() {
             if (!allowedHosts.isEmpty() || !"127.0.0.1".equals(host)) {
                 allowedHosts.add(host.toLowerCase(Locale.ROOT));
@@ -594,7 +646,30 @@ public final class HttpServerTransport implements AutoCloseable {
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
                             http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore, legacySse, principals, serverTiming);
+                    eventStore, legacySse, principals, serverTiming, routes());
+        }
+
+        private HttpRoutes routes() {
+            for (HttpRoutes.Route r : routes) {
+                if (r.path().template().equals(path)) {
+                    throw new IllegalArgumentException("route: " + r.method() + " " + path + " is the MCP endpoint's path");
+                }
+                if (legacySse != null && (r.path().template().equals(legacySse.ssePath())
+                        || r.path().template().equals(legacySse.messagesPath()))) {
+                    throw new IllegalArgumentException("route: " + r.method() + " " + r.path().template()
+                            + " is a path of the 2024-11-05 HTTP+SSE transport (see noLegacySse)");
+                }
+            }
+            List<HttpRoutes.Route> all = new java.util.ArrayList<>();
+            if (restFacade) {
+                if (path.equals(RestFacade.OPENAPI) || path.startsWith("/rest/")) {
+                    throw new IllegalArgumentException("path: " + path + " (reserved for the REST façade)");
+                }
+                // first, so that no template of a plain route can shadow the façade's paths
+                all.addAll(new RestFacade(server, limits, new OpenApiDocument(server, routes)).routes());
+            }
+            all.addAll(routes);
+            return new HttpRoutes(all);
         }
 
         public HttpServerTransport build() {

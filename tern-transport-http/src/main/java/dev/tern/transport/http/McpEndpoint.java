@@ -134,6 +134,27 @@ final class McpEndpoint {
         methodNotAllowed(exchange);
     }
 
+    /**
+     * Admits a request that is not JSON-RPC (a plain route, the REST façade): it counts in flight like an MCP POST
+     * and a shutdown that outlasts it answers 503. Returns false when it was refused with 503.
+     */
+    boolean admit(HttpExchange exchange) {
+        if (draining) {
+            unavailable(exchange);
+            return false;
+        }
+        if (inFlight.incrementAndGet() > options.maxInFlight()) {
+            inFlight.decrementAndGet();
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
+            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: too many requests in flight, retry shortly");
+            return false;
+        }
+        exchange.onDone(inFlight::decrementAndGet);
+        track(exchange);
+        return true;
+    }
+
     /** Serves a POST whose whole body has arrived. */
     void handlePost(HttpHeaders headers, byte[] body, HttpExchange exchange) {
         if (draining) {

@@ -47,6 +47,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private boolean discarding;
     private java.util.concurrent.ScheduledFuture<?> bodyTimer;
     private Runnable deferred;
+    private HttpRoutes.Pending routeRequest;
 
     McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
         this.endpoint = endpoint;
@@ -121,7 +122,11 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
                     McpEndpoint.health(endpoint.draining()));
             return;
         }
+        routeRequest = null;
         boolean legacySse = endpoint.legacySse().serves(path);
+        if (!path.equals(options.path()) && !legacySse && routed(ctx, req)) {
+            return;
+        }
         if (!path.equals(options.path()) && !legacySse) {
             endpoint.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
                     "Not found: the MCP endpoint is " + options.path());
@@ -266,6 +271,12 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         releaseBody();
         discarding = true;
         cancelBodyTimer();
+        HttpRoutes.Pending routed = routeRequest;
+        if (routed != null) {
+            routeRequest = null;
+            routed.serve(bytes, exchange, endpoint);
+            return;
+        }
         if (endpoint.legacySse().isMessagesPath(new QueryStringDecoder(request.uri()).path())) {
             endpoint.legacySse().post(request.uri(), request.headers(), bytes, exchange, endpoint);
         } else {
@@ -362,5 +373,39 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
         LOG.log(System.Logger.Level.DEBUG, "Closing connection after an error: {0}", cause.toString());
         ctx.close();
+    }
+
+    // ---------------------------------------------------------------- plain HTTP routes and the REST façade
+
+    /** Serves a request to a plain route ({@link HttpRoutes}); false when no route is mounted at its path. */
+    private boolean routed(ChannelHandlerContext ctx, HttpRequest req) {
+        HttpRoutes.PathMatch match = options.routes().match(req);
+        if (match == null) {
+            return false;
+        }
+        HttpRoutes.Pending pending = options.routes().open(req, match, exchange, hosts);
+        if (pending == null) {
+            return true;
+        }
+        if (!pending.wantsBody()) {
+            pending.serve(HttpRoutes.NO_BODY, exchange, endpoint);
+            return true;
+        }
+        if (HttpUtil.getContentLength(req, -1L) > options.limits().maxMessageBytes()) {
+            reject(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "Payload too large: the limit is "
+                    + options.limits().maxMessageBytes() + " bytes", true);
+            return true;
+        }
+        if (HttpUtil.is100ContinueExpected(req)) {
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+        }
+        routeRequest = pending;
+        body = ctx.alloc().compositeBuffer(1024);
+        discarding = false;
+        startBodyTimer(ctx);
+        if (!http2) {
+            ctx.read();
+        }
+        return true;
     }
 }

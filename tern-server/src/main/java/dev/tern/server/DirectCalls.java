@@ -1,0 +1,174 @@
+package dev.tern.server;
+
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+import dev.tern.protocol.model.ReadResourceResult;
+
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Tool calls and resource reads made outside any MCP session (a REST façade, an in-process caller). They take the
+ * path of {@code tools/call} and {@code resources/read}: the same registry, argument validation and handlers, on a
+ * virtual thread of their own with the handler deadline. The handler sees a stateless 2026-07-28 request from a
+ * client that declared no capabilities, so asking the client for anything fails at once instead of waiting.
+ * Thread-safe.
+ */
+final class DirectCalls {
+    private static final System.Logger LOG = System.getLogger("dev.tern.server");
+    private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
+    /** The JSON-RPC error a handler gets when it asks a client that did not declare the capability. */
+    private static final int MISSING_CLIENT_CAPABILITY = -32021;
+
+    /** What a call does once its exchange is open, on its own thread. */
+    private interface Body {
+        CallOutcome run(Exchange exchange) throws Exception;
+    }
+
+    private final McpServer server;
+    private final DefaultServerChannel channel;
+    private final AtomicLong ids = new AtomicLong();
+    private final Set<Exchange> running = ConcurrentHashMap.newKeySet();
+
+    DirectCalls(McpServer server) {
+        this.server = server;
+        // The context handlers see; a direct call has no client, so anything sent to one is dropped.
+        this.channel = new DefaultServerChannel(server, (message, relatedTo) -> {
+        });
+    }
+
+    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments) {
+        ObjectNode params = Json.object();
+        params.put("name", name);
+        params.set("arguments", arguments);
+        return start("tools/call", params, e -> {
+            ToolSpec tool = server.registry().tool(name);
+            if (tool == null) {
+                return new CallOutcome.NotFound("Unknown tool: " + name);
+            }
+            if (tool.tool().execution() != null && "required".equals(tool.tool().execution().taskSupport())) {
+                return new CallOutcome.NeedsClient("Tool " + name + " runs only as an MCP task");
+            }
+            List<String> violations = tool.validator().validate(arguments);
+            if (!violations.isEmpty()) {
+                return new CallOutcome.InvalidArguments(violations);
+            }
+            return new CallOutcome.Done(Methods.invokeTool(e, tool, arguments));
+        });
+    }
+
+    CompletableFuture<CallOutcome> readResource(String uri) {
+        ObjectNode params = Json.object();
+        params.put("uri", uri);
+        return start("resources/read", params, e -> {
+            FeatureRegistry.Match match = server.registry().findResource(uri).orElse(null);
+            if (match == null) {
+                return new CallOutcome.NotFound("Resource not found: " + uri);
+            }
+            ReadResourceResult result = match.handler().read(e, uri, match.variables());
+            if (result == null || result.contents() == null || result.contents().isEmpty()) {
+                return new CallOutcome.NotFound("Resource not found: " + uri);
+            }
+            return new CallOutcome.Done(Json.mapper().valueToTree(result));
+        });
+    }
+
+    /** Cancels every call still running (the server is closing). */
+    void cancelAll() {
+        for (Exchange e : running) {
+            cancel(e, "server closed");
+        }
+    }
+
+    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, Body body) {
+        CompletableFuture<CallOutcome> outcome = new CompletableFuture<>();
+        JsonRpcRequest request = new JsonRpcRequest(RequestId.of(ids.incrementAndGet()), method, params);
+        Exchange exchange = new Exchange(channel, request, ProtocolVersion.V2026_07_28, Json.object(), null, null,
+                response -> {
+                });
+        ScheduledFuture<?> deadline;
+        try {
+            deadline = server.scheduler().schedule(() -> {
+                exchange.timedOut = true;
+                cancel(exchange, "timed out");
+            }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            outcome.complete(new CallOutcome.Failed("The server is closed"));
+            return outcome;
+        }
+        running.add(exchange);
+        outcome.whenComplete((result, failure) -> {
+            if (outcome.isCancelled()) {
+                cancel(exchange, "cancelled by the caller");
+            }
+        });
+        Thread.ofVirtual().name("tern-call-", 0).start(() -> {
+            exchange.thread = Thread.currentThread();
+            try {
+                outcome.complete(exchange.cancellation.isCancelled() ? cancelled(exchange) : run(exchange, body));
+            } finally {
+                deadline.cancel(false);
+                exchange.thread = null;
+                exchange.finish();
+                running.remove(exchange);
+                Thread.interrupted();
+            }
+        });
+        return outcome;
+    }
+
+    private CallOutcome run(Exchange exchange, Body body) {
+        try {
+            return body.run(exchange);
+        } catch (McpException e) {
+            return switch (e.code()) {
+                case ErrorCodes.INVALID_PARAMS -> new CallOutcome.InvalidArguments(List.of(e.getMessage()));
+                case ErrorCodes.RESOURCE_NOT_FOUND -> new CallOutcome.NotFound(e.getMessage());
+                case MISSING_CLIENT_CAPABILITY, ErrorCodes.URL_ELICITATION_REQUIRED -> new CallOutcome.NeedsClient(
+                        e.getMessage() + " (a direct call has no client to ask)");
+                default -> new CallOutcome.Failed(e.getMessage());
+            };
+        } catch (InputRequiredSignal signal) {
+            return new CallOutcome.NeedsClient("The handler asked the client for input (a direct call has no client to ask)");
+        } catch (Throwable t) {
+            if (exchange.timedOut || exchange.cancellation.isCancelled() || t instanceof CancellationException
+                    || t instanceof InterruptedException) {
+                return cancelled(exchange);
+            }
+            long reference = ERROR_REFERENCE.incrementAndGet();
+            LOG.log(Level.WARNING, exchange.request.method() + " failed (direct call, reference " + reference + ")", t);
+            return new CallOutcome.Failed("Internal error (reference " + reference + ")");
+        }
+    }
+
+    private CallOutcome cancelled(Exchange exchange) {
+        if (exchange.timedOut) {
+            return new CallOutcome.Failed("Timed out after " + server.config().handlerTimeout());
+        }
+        String reason = exchange.cancellation.reason();
+        return new CallOutcome.Failed("Cancelled" + (reason == null ? "" : ": " + reason));
+    }
+
+    private static void cancel(Exchange exchange, String reason) {
+        if (exchange.cancellation.cancel(reason)) {
+            Thread t = exchange.thread;
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+    }
+}
