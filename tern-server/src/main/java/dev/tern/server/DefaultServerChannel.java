@@ -236,7 +236,12 @@ final class DefaultServerChannel implements ServerChannel {
                     if (!exchange.cancellation.isCancelled()) {
                         run(exchange, method);
                     } else {
-                        finish(exchange);
+                        ObjectNode expired = exchange.timedOut ? Methods.expiredBeforeStart(exchange, method) : null;
+                        if (expired != null) {
+                            complete(exchange, new JsonRpcResult(exchange.request.id(), decorate(exchange, expired)));
+                        } else {
+                            finish(exchange);
+                        }
                     }
                 } finally {
                     deadline.cancel(false);
@@ -245,6 +250,37 @@ final class DefaultServerChannel implements ServerChannel {
                 }
             });
         }
+    }
+
+    /**
+     * The common shape of client info, read without data binding (it comes with every 2026-07-28 request): an object
+     * of string members only. {@code null} for anything else, which data binding then reads or refuses.
+     */
+    private static Implementation plainImplementation(JsonNode info) {
+        if (!(info instanceof ObjectNode object) || object.has("icons")) {
+            return null;
+        }
+        String[] values = new String[5];
+        for (var member : object.properties()) {
+            int slot = switch (member.getKey()) {
+                case "name" -> 0;
+                case "title" -> 1;
+                case "version" -> 2;
+                case "description" -> 3;
+                case "websiteUrl" -> 4;
+                default -> -1;
+            };
+            if (slot < 0) {
+                continue;
+            }
+            JsonNode value = member.getValue();
+            if (value.isString()) {
+                values[slot] = value.stringValue();
+            } else if (!value.isNull()) {
+                return null;
+            }
+        }
+        return new Implementation(values[0], values[1], values[2], values[3], null, values[4]);
     }
 
     /** Decides the era of a request and checks what it must carry. */
@@ -287,10 +323,13 @@ final class DefaultServerChannel implements ServerChannel {
         Implementation clientInfo = null;
         JsonNode info = meta.get(Exchange.META_CLIENT_INFO);
         if (info != null) {
-            try {
-                clientInfo = Json.mapper().treeToValue(info, Implementation.class);
-            } catch (JacksonException e) {
-                throw McpException.invalidParams("Invalid params: _meta \"" + Exchange.META_CLIENT_INFO + "\" is malformed");
+            clientInfo = plainImplementation(info);
+            if (clientInfo == null) {
+                try {
+                    clientInfo = Json.mapper().treeToValue(info, Implementation.class);
+                } catch (JacksonException e) {
+                    throw McpException.invalidParams("Invalid params: _meta \"" + Exchange.META_CLIENT_INFO + "\" is malformed");
+                }
             }
         }
         LoggingLevel level = null;

@@ -204,8 +204,7 @@ final class Methods {
             result = CallToolResult.error(failure.getMessage());
         } catch (Exception | StackOverflowError failure) {
             if (e.timedOut || "timed out".equals(e.cancellation().reason())) {
-                result = CallToolResult.error("Tool " + name + " did not finish within "
-                        + e.channel.server().config().handlerTimeout() + " and was cancelled");
+                result = timedOut(e, name);
             } else if (e.cancellation().isCancelled() || failure instanceof CancellationException
                     || failure instanceof InterruptedException) {
                 throw new CancellationException(e.cancellation().reason());
@@ -218,6 +217,23 @@ final class Methods {
             result = new CallToolResult(List.of(), null, null, null);
         }
         return toTree(e, result);
+    }
+
+    private static CallToolResult timedOut(Exchange e, String tool) {
+        return CallToolResult.error("Tool " + tool + " did not finish within "
+                + e.channel.server().config().handlerTimeout() + " and was cancelled");
+    }
+
+    /**
+     * The answer to a request whose deadline passed before its handler could start (a loaded machine): for a tool
+     * call, the tool error any call past its deadline gets; {@code null} for other methods.
+     */
+    static ObjectNode expiredBeforeStart(Exchange e, Method method) {
+        if (method != TOOLS_CALL) {
+            return null;
+        }
+        JsonNode name = e.params == null ? null : e.params.get("name");
+        return toTree(e, timedOut(e, name != null && name.isString() ? name.stringValue() : "?"));
     }
 
     private static ObjectNode toTree(Exchange e, CallToolResult result) {
