@@ -10,12 +10,13 @@
 // tools/call echo where the server has it. Answers may be JSON or SSE. Prints a JSON summary on stdout; exits 1 if
 // an exchange fails or get_user answers anything but the record.
 //
-//   node probe.mjs --url URL [--era legacy|modern] [--id 42] [--expect FILE] [--save FILE]
+//   node probe.mjs --url URL [--era legacy|modern] [--id 42[,7,...]] [--expect FILE] [--save FILE]
 //                  [--wait-ms N] [--started-at-ms EPOCH_MS] [--quiet]
 //
 // --wait-ms retries the first request until the server answers (connection refused, 5xx) or the time is up;
 // --started-at-ms makes the summary carry startupMs, from then to the end of the first successful get_user;
-// --save writes get_user's content and structuredContent to FILE, --expect compares them with such a file.
+// --id asks get_user for each user listed; --save writes the answers' content and structuredContent to FILE, by id;
+// --expect compares them with such a file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,7 @@ const LEGACY_VERSION = '2025-11-25';
 const MODERN_VERSION = '2026-07-28';
 
 function parseArgs(argv) {
-  const options = { era: 'legacy', id: '42', waitMs: 0, quiet: false };
+  const options = { era: 'legacy', ids: ['42'], waitMs: 0, quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i];
     const value = () => {
@@ -38,7 +39,7 @@ function parseArgs(argv) {
     switch (name) {
       case '--url': options.url = value(); break;
       case '--era': options.era = value(); break;
-      case '--id': options.id = value(); break;
+      case '--id': options.ids = value().split(',').map((id) => id.trim()).filter((id) => id); break;
       case '--expect': options.expect = value(); break;
       case '--save': options.save = value(); break;
       case '--wait-ms': options.waitMs = Number(value()); break;
@@ -204,35 +205,49 @@ async function exchange(options) {
     await client.notify('notifications/initialized');
   }
   try {
-    const call = await client.request('tools/call', { name: 'get_user', arguments: { id: options.id } }, 'get_user');
-    if (options.startedAtMs) {
-      summary.startupMs = Date.now() - options.startedAtMs;
-    }
-    const result = call.result;
-    const text = result.content?.[0]?.text;
-    if (result.isError || typeof text !== 'string' || !result.structuredContent) {
-      throw new Error(`get_user ${options.id}: not a user record: ${JSON.stringify(result).slice(0, 300)}`);
-    }
-    if (canonical(JSON.parse(text)) !== canonical(result.structuredContent)) {
-      throw new Error('get_user: the text block and structuredContent differ');
-    }
-    summary.getUser = {
-      contentType: call.contentType,
-      responseBytes: call.bytes,
-      textBytes: Buffer.byteLength(text),
-      structuredBytes: Buffer.byteLength(JSON.stringify(result.structuredContent)),
-    };
-    const record = { content: result.content, structuredContent: result.structuredContent };
-    if (options.save) {
-      writeFileSync(options.save, JSON.stringify(record) + '\n');
-    }
-    if (options.expect) {
-      const expected = JSON.parse(readFileSync(options.expect, 'utf8'));
-      // Key order inside the content block may differ between JSON libraries; the record's text may not.
-      if (canonical(record) !== canonical(expected) || text !== expected.content?.[0]?.text) {
-        throw new Error(`get_user: answer differs from the reference\n  served:   ${JSON.stringify(record)}\n  expected: ${JSON.stringify(expected)}`);
+    const expected = options.expect ? JSON.parse(readFileSync(options.expect, 'utf8')) : undefined;
+    const records = {};
+    for (const id of options.ids) {
+      const call = await client.request('tools/call', { name: 'get_user', arguments: { id } }, 'get_user');
+      if (options.startedAtMs && summary.startupMs === undefined) {
+        summary.startupMs = Date.now() - options.startedAtMs;
       }
+      const result = call.result;
+      const text = result.content?.[0]?.text;
+      if (result.isError || typeof text !== 'string' || !result.structuredContent) {
+        throw new Error(`get_user ${id}: not a user record: ${JSON.stringify(result).slice(0, 300)}`);
+      }
+      if (canonical(JSON.parse(text)) !== canonical(result.structuredContent)) {
+        throw new Error(`get_user ${id}: the text block and structuredContent differ`);
+      }
+      if (summary.getUser === undefined) {
+        summary.getUser = {
+          id,
+          contentType: call.contentType,
+          responseBytes: call.bytes,
+          textBytes: Buffer.byteLength(text),
+          structuredBytes: Buffer.byteLength(JSON.stringify(result.structuredContent)),
+        };
+      }
+      const record = { content: result.content, structuredContent: result.structuredContent };
+      records[id] = record;
+      if (expected) {
+        const reference = expected[id];
+        if (!reference) {
+          throw new Error(`get_user ${id}: no reference answer in ${options.expect}`);
+        }
+        // Key order inside the content block may differ between JSON libraries; the record's text may not.
+        if (canonical(record) !== canonical(reference) || text !== reference.content?.[0]?.text) {
+          throw new Error(`get_user ${id}: answer differs from the reference\n  served:   ${JSON.stringify(record)}\n  expected: ${JSON.stringify(reference)}`);
+        }
+      }
+    }
+    summary.users = options.ids.length;
+    if (expected) {
       summary.sameAsReference = true;
+    }
+    if (options.save) {
+      writeFileSync(options.save, JSON.stringify(records) + '\n');
     }
 
     const list = await client.request('tools/list');
