@@ -1,6 +1,10 @@
 package dev.tern.bench.peers.javasdk;
 
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
@@ -42,8 +46,10 @@ public final class JavaSdkPeer {
         UserTools tools = new UserTools(UserDirectory.generate(1_000), McpJsonDefaults.getMapper());
         HttpServlet servlet = mode.equals("stateless") ? stateless(tools) : sessions(tools);
 
+        Path baseDir = Files.createTempDirectory("peer-java-sdk-tomcat");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(baseDir)));
         Tomcat tomcat = new Tomcat();
-        tomcat.setBaseDir(Files.createTempDirectory("peer-java-sdk-tomcat").toString());
+        tomcat.setBaseDir(baseDir.toString());
         Connector connector = new Connector();
         connector.setPort(port);
         connector.setProperty("address", "127.0.0.1");
@@ -56,6 +62,14 @@ public final class JavaSdkPeer {
         tomcat.start();
         System.err.println("peer-java-sdk: serving " + mode + " at http://127.0.0.1:" + port + ENDPOINT);
         tomcat.getServer().await();
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
     }
 
     private static HttpServlet stateless(UserTools tools) {
