@@ -11,6 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -108,10 +112,28 @@ class PeersSmokeTest {
         return Json.mapper().readTree(out.substring(out.lastIndexOf('\n') + 1));
     }
 
+    /**
+     * A port nothing listens on, below the kernel's ephemeral range (as {@code bench/peers/run} picks them), so that
+     * no outgoing connection or port-0 bind elsewhere can take it before the peer binds it.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+        int low = 32768;
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        if (Files.isReadable(range)) {
+            low = Integer.parseInt(Files.readString(range).strip().split("\\s+")[0]);
         }
+        int first = 20_000;
+        int last = Math.max(first + 1_000, low - 1);
+        Random random = new Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = first + random.nextInt(last - first + 1);
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free port between " + first + " and " + last);
     }
 
     private static void stop(long pid) throws InterruptedException {
@@ -121,8 +143,8 @@ class PeersSmokeTest {
         }
         process.destroy();
         try {
-            process.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            process.onExit().get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
             process.destroyForcibly();
         }
     }
