@@ -58,7 +58,7 @@ public final class JavaSdkPeer {
         Context context = tomcat.addContext("", null);
         Wrapper wrapper = Tomcat.addServlet(context, "mcp", servlet);
         wrapper.setAsyncSupported(true);
-        context.addServletMappingDecoded(ENDPOINT, "mcp");
+        wrapper.addMapping(ENDPOINT);
         tomcat.start();
         System.err.println("peer-java-sdk: serving " + mode + " at http://127.0.0.1:" + port + ENDPOINT);
         tomcat.getServer().await();

@@ -60,11 +60,9 @@ final class UserTools {
     @SuppressWarnings("unchecked")
     private Tool tool(Map<String, Object> definition) {
         Map<String, Object> annotations = (Map<String, Object>) definition.get("annotations");
-        Tool.Builder builder = Tool.builder()
-                .name((String) definition.get("name"))
+        Tool.Builder builder = Tool.builder((String) definition.get("name"), (Map<String, Object>) definition.get("inputSchema"))
                 .title((String) definition.get("title"))
                 .description((String) definition.get("description"))
-                .inputSchema((Map<String, Object>) definition.get("inputSchema"))
                 .annotations(ToolAnnotations.builder()
                         .readOnlyHint((Boolean) annotations.get("readOnlyHint"))
                         .idempotentHint((Boolean) annotations.get("idempotentHint"))
