@@ -1,5 +1,6 @@
 # Sourced by bench/peers/build, start and run: the peers of the comparison, how each is started and driven.
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # PEERS_WORK and PEER_CMD are for the scripts that source this file
 
 PEERS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$PEERS_DIR/../.." && pwd)"
@@ -77,19 +78,18 @@ peers_node() {
 
 # Sets PEER_CMD to the command that serves peer $1 on 127.0.0.1:$2 (path /mcp) in the foreground.
 peer_command() {
-  local name="$1" port="$2"
+  local name="$1" port="$2" java_opts=()
+  read -r -a java_opts <<<"${PEERS_JAVA_OPTS:-}"
   case "$name" in
     tern | tern-sessions)
       PEER_CMD=(env "TERN_JAVA_OPTS=${PEERS_JAVA_OPTS:-}" "$REPO_ROOT/tern" serve --host 127.0.0.1 --port "$port") ;;
     java-sdk-stateless | java-sdk-sessions)
-      # shellcheck disable=SC2086
-      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" ${PEERS_JAVA_OPTS:-}
+      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}"
         -jar "$PEERS_DIR/java-sdk/target/peer-java-sdk.jar" "${name#java-sdk-}" "$port") ;;
     typescript-stateless | typescript-sessions)
       PEER_CMD=(env NODE_ENV=production "$(peers_node)" "$PEERS_DIR/typescript/server.mjs" "${name#typescript-}" "$port") ;;
     quarkus)
-      # shellcheck disable=SC2086
-      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" ${PEERS_JAVA_OPTS:-} "-Dquarkus.http.port=$port"
+      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}" "-Dquarkus.http.port=$port"
         -jar "$PEERS_DIR/quarkus/target/quarkus-app/quarkus-run.jar") ;;
     *)
       peers_die "unknown peer '$name' (expected one of: $PEERS_ALL)" ;;
@@ -103,7 +103,7 @@ peer_url() {
 # A TCP port on 127.0.0.1 that nothing listens on now, outside the kernel's range of ephemeral ports (where
 # outgoing connections of other programs could take it between this check and the server's bind).
 peers_free_port() {
-  local low=32768 high=60999 first=20000 last port attempt
+  local low=32768 high=60999 first=20000 last port _
   if [ -r /proc/sys/net/ipv4/ip_local_port_range ]; then
     read -r low high </proc/sys/net/ipv4/ip_local_port_range
   fi
@@ -112,7 +112,7 @@ peers_free_port() {
     first=$((high + 1))
     last=65535
   fi
-  for attempt in $(seq 1 200); do
+  for _ in $(seq 1 200); do
     port=$((first + (RANDOM * 32768 + RANDOM) % (last - first + 1)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
