@@ -1,0 +1,149 @@
+# Sourced by bench/peers/build, start and run: the peers of the comparison, how each is started and driven.
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # PEERS_WORK and PEER_CMD are for the scripts that source this file
+
+PEERS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$PEERS_DIR/../.." && pwd)"
+# Logs of started peers and results of runs; gitignored like every target/.
+PEERS_WORK="$PEERS_DIR/target"
+
+# Every peer, in the order run benches them. Tern comes first: its get_user answer is the reference.
+PEERS_ALL="tern tern-sessions java-sdk-stateless java-sdk-sessions typescript-stateless typescript-sessions quarkus"
+
+# The JVM settings of Tern's ./tern launcher (heap: half the machine's memory; exit on OOM), given to every JVM of the
+# comparison; PEERS_JAVA_OPTS adds to them for all (Tern gets it as TERN_JAVA_OPTS).
+PEERS_JVM_FLAGS=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50)
+
+peers_die() {
+  echo "peers: $*" >&2
+  exit 1
+}
+
+peers_known() {
+  case " $PEERS_ALL " in
+    *" $1 "*) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# What a peer is, in a few words.
+peer_description() {
+  case "$1" in
+    tern) echo "Tern, user-directory example, 2026-07-28 stateless requests" ;;
+    tern-sessions) echo "Tern, user-directory example, 2025-11-25 sessions" ;;
+    java-sdk-stateless) echo "MCP Java SDK, HttpServletStatelessServerTransport on Tomcat" ;;
+    java-sdk-sessions) echo "MCP Java SDK, HttpServletStreamableServerTransportProvider on Tomcat" ;;
+    typescript-stateless) echo "MCP TypeScript SDK, StreamableHTTPServerTransport without sessions (server per request)" ;;
+    typescript-sessions) echo "MCP TypeScript SDK, StreamableHTTPServerTransport with sessions" ;;
+    quarkus) echo "Quarkus MCP server (quarkus-mcp-server-http), Streamable HTTP with sessions" ;;
+  esac
+}
+
+# How the bench and the probe drive a peer: "modern" (2026-07-28, no session) or "legacy" (initialize first, then the
+# Mcp-Session-Id the server gives, if any: the stateless SDK servers give none and get 2025-11-25 requests without
+# one, since the TypeScript SDK refuses the 2026-07-28 protocol version header).
+peer_era() {
+  case "$1" in
+    tern) echo modern ;;
+    *) echo legacy ;;
+  esac
+}
+
+# Which build a peer needs: tern, java-sdk, typescript or quarkus.
+peer_build() {
+  case "$1" in
+    tern | tern-sessions) echo tern ;;
+    java-sdk-*) echo java-sdk ;;
+    typescript-*) echo typescript ;;
+    quarkus) echo quarkus ;;
+  esac
+}
+
+peer_artifact() {
+  case "$(peer_build "$1")" in
+    tern) echo "$REPO_ROOT/tern-cli/target/tern.jar" ;;
+    java-sdk) echo "$PEERS_DIR/java-sdk/target/peer-java-sdk.jar" ;;
+    typescript) echo "$PEERS_DIR/typescript/node_modules/.installed" ;;
+    quarkus) echo "$PEERS_DIR/quarkus/target/quarkus-app/quarkus-run.jar" ;;
+  esac
+}
+
+peer_is_built() {
+  [ -f "$(peer_artifact "$1")" ]
+}
+
+peers_node() {
+  "$REPO_ROOT/bin/install-node.sh"
+}
+
+# Sets PEER_CMD to the command that serves peer $1 on 127.0.0.1:$2 (path /mcp) in the foreground.
+peer_command() {
+  local name="$1" port="$2" java_opts=()
+  read -r -a java_opts <<<"${PEERS_JAVA_OPTS:-}"
+  case "$name" in
+    tern | tern-sessions)
+      PEER_CMD=(env "TERN_JAVA_OPTS=${PEERS_JAVA_OPTS:-}" "$REPO_ROOT/tern" serve --host 127.0.0.1 --port "$port") ;;
+    java-sdk-stateless | java-sdk-sessions)
+      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}"
+        -jar "$PEERS_DIR/java-sdk/target/peer-java-sdk.jar" "${name#java-sdk-}" "$port") ;;
+    typescript-stateless | typescript-sessions)
+      PEER_CMD=(env NODE_ENV=production "$(peers_node)" "$PEERS_DIR/typescript/server.mjs" "${name#typescript-}" "$port") ;;
+    quarkus)
+      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}" "-Dquarkus.http.port=$port"
+        -jar "$PEERS_DIR/quarkus/target/quarkus-app/quarkus-run.jar") ;;
+    *)
+      peers_die "unknown peer '$name' (expected one of: $PEERS_ALL)" ;;
+  esac
+}
+
+peer_url() {
+  echo "http://127.0.0.1:$2/mcp"
+}
+
+# A TCP port on 127.0.0.1 that nothing listens on now, outside the kernel's range of ephemeral ports (where
+# outgoing connections of other programs could take it between this check and the server's bind).
+peers_free_port() {
+  local low=32768 high=60999 first=20000 last port _
+  if [ -r /proc/sys/net/ipv4/ip_local_port_range ]; then
+    read -r low high </proc/sys/net/ipv4/ip_local_port_range
+  fi
+  last=$((low - 1))
+  if [ "$last" -lt 21000 ]; then
+    first=$((high + 1))
+    last=65535
+  fi
+  for _ in $(seq 1 200); do
+    port=$((first + (RANDOM * 32768 + RANDOM) % (last - first + 1)))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  peers_die "no free port found"
+}
+
+# Stops a process started by start: SIGTERM, then SIGKILL after 10 s.
+peers_stop() {
+  local pid="$1" waited=0
+  kill "$pid" 2>/dev/null || return 0
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$waited" -ge 100 ]; then
+      kill -9 "$pid" 2>/dev/null || true
+      break
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  wait "$pid" 2>/dev/null || true
+}
+
+# Resident set size of a process in MiB (Linux /proc), or "-".
+peers_rss_mib() {
+  local kb
+  kb=$(awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || true)
+  if [ -n "$kb" ]; then
+    awk -v kb="$kb" 'BEGIN { printf "%.0f", kb / 1024 }'
+  else
+    echo "-"
+  fi
+}
