@@ -40,10 +40,17 @@ final class Session implements Outbound {
     private volatile Stream getStream;
     private volatile long lastAccessNanos = System.nanoTime();
 
-    /** One SSE stream and the exchange currently writing it, if any. */
+    /**
+     * One SSE stream and the exchange currently writing it, if any. Writers hold the stream's lock; an exchange whose
+     * client went away detaches itself without it, since it calls in holding its own lock (taking the stream's too
+     * would deadlock with a writer that holds the stream and writes to the exchange).
+     */
     private static final class Stream {
+        private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Stream, HttpExchange> SINK =
+                java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(Stream.class, HttpExchange.class, "sink");
+
         final String id;
-        HttpExchange sink;
+        volatile HttpExchange sink;
         boolean done;
 
         Stream(String id, HttpExchange sink) {
@@ -51,14 +58,13 @@ final class Session implements Outbound {
             this.sink = sink;
         }
 
-        synchronized void detach(HttpExchange exchange) {
-            if (sink == exchange) {
-                sink = null;
-            }
+        void detach(HttpExchange exchange) {
+            SINK.compareAndSet(this, exchange, null);
         }
 
-        synchronized boolean live() {
-            return sink != null && sink.isOpen();
+        boolean live() {
+            HttpExchange s = sink;
+            return s != null && s.isOpen();
         }
     }
 
@@ -196,6 +202,12 @@ final class Session implements Outbound {
             }
         }
         synchronized (stream) {
+            if (last) {
+                // forgotten before the client can read the answer, so that it may reuse the id at once
+                stream.done = true;
+                posts.remove(relatedTo, stream);
+                streams.remove(stream.id, stream);
+            }
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
             if (last && open && !sink.streaming()) {
@@ -212,11 +224,6 @@ final class Session implements Outbound {
                 if (open) {
                     sink.event(json, eventId, last);
                 }
-            }
-            if (last) {
-                stream.done = true;
-                posts.remove(relatedTo, stream);
-                streams.remove(stream.id, stream);
             }
         }
     }
