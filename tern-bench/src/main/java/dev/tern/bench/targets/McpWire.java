@@ -1,0 +1,171 @@
+package dev.tern.bench.targets;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.tern.bench.Operation;
+import dev.tern.bench.Outcome;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** MCP messages for both eras: request bodies built once per operation, replies classified. */
+final class McpWire {
+    static final String MODERN_VERSION = "2026-07-28";
+    static final String LEGACY_VERSION = "2025-11-25";
+    static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private final boolean modern;
+    private final Map<Operation, String[]> templates = new ConcurrentHashMap<>();
+
+    McpWire(boolean modern) {
+        this.modern = modern;
+    }
+
+    boolean modern() {
+        return modern;
+    }
+
+    String version() {
+        return modern ? MODERN_VERSION : LEGACY_VERSION;
+    }
+
+    /** The JSON-RPC request for an operation with the given id. */
+    String request(long id, Operation op) {
+        String[] t = templates.computeIfAbsent(op, this::template);
+        return t[0] + id + t[1];
+    }
+
+    static String method(Operation op) {
+        return switch (op.kind()) {
+            case CALL_TOOL -> "tools/call";
+            case LIST_TOOLS -> "tools/list";
+            case READ_RESOURCE -> "resources/read";
+            case REST -> throw new IllegalArgumentException("an MCP target cannot send REST requests");
+        };
+    }
+
+    private String[] template(Operation op) {
+        ObjectNode params = JSON.createObjectNode();
+        switch (op.kind()) {
+            case CALL_TOOL -> {
+                params.put("name", op.name());
+                JsonNode args = op.arguments().isBlank() ? JSON.createObjectNode() : JSON.readTree(op.arguments());
+                if (!args.isObject()) {
+                    throw new IllegalArgumentException("arguments: " + op.arguments() + " (expected: a JSON object)");
+                }
+                params.set("arguments", args);
+            }
+            case READ_RESOURCE -> params.put("uri", op.name());
+            default -> { }
+        }
+        return template(method(op), params);
+    }
+
+    String[] template(String method, ObjectNode params) {
+        if (modern) {
+            ObjectNode meta = params.putObject("_meta");
+            meta.put("io.modelcontextprotocol/protocolVersion", MODERN_VERSION);
+            meta.putObject("io.modelcontextprotocol/clientCapabilities");
+            meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "tern-bench").put("version", "1");
+        }
+        String p = JSON.writeValueAsString(params);
+        return new String[] {"{\"jsonrpc\":\"2.0\",\"id\":",
+            ",\"method\":\"" + method + "\"" + (p.equals("{}") ? "" : ",\"params\":" + p) + "}"};
+    }
+
+    static String initialize() {
+        ObjectNode params = JSON.createObjectNode();
+        params.put("protocolVersion", LEGACY_VERSION);
+        params.putObject("capabilities");
+        params.putObject("clientInfo").put("name", "tern-bench").put("version", "1");
+        ObjectNode r = JSON.createObjectNode();
+        r.put("jsonrpc", "2.0").put("id", 0).put("method", "initialize").set("params", params);
+        return JSON.writeValueAsString(r);
+    }
+
+    static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+
+    /** The MCP name header value for an operation (2026-07-28 {@code Mcp-Name}), or null. */
+    static String name(Operation op) {
+        return switch (op.kind()) {
+            case CALL_TOOL, READ_RESOURCE -> op.name();
+            default -> null;
+        };
+    }
+
+    /** Classifies one JSON-RPC response. */
+    static Outcome classify(JsonNode message) {
+        if (message == null || !message.isObject()) {
+            return Outcome.failed(Outcome.Status.TRANSPORT, "not a JSON-RPC response");
+        }
+        JsonNode error = message.get("error");
+        if (error != null) {
+            return Outcome.failed(Outcome.Status.JSONRPC_ERROR,
+                    error.path("code").asInt() + " " + error.path("message").asString(""));
+        }
+        JsonNode result = message.get("result");
+        if (result == null) {
+            return Outcome.failed(Outcome.Status.TRANSPORT, "neither result nor error: " + abbreviate(message));
+        }
+        if (result.path("isError").asBoolean(false)) {
+            return Outcome.failed(Outcome.Status.TOOL_ERROR,
+                    abbreviate(result.path("content").path(0).path("text").asString("isError")));
+        }
+        return Outcome.ok();
+    }
+
+    /** Classifies an HTTP reply: a JSON body, or the last response event of an SSE stream. */
+    static Outcome classifyHttp(int status, String contentType, String body) {
+        JsonNode message = null;
+        try {
+            if (contentType != null && contentType.startsWith("text/event-stream")) {
+                message = lastSseResponse(body);
+            } else if (!body.isBlank()) {
+                message = JSON.readTree(body);
+            }
+        } catch (RuntimeException e) {
+            message = null;
+        }
+        if (status / 100 != 2) {
+            if (message != null && message.has("error")) {
+                return classify(message);
+            }
+            return Outcome.failed(Outcome.Status.HTTP_STATUS, "HTTP " + status + " " + abbreviate(body));
+        }
+        if (message == null) {
+            return Outcome.failed(Outcome.Status.TRANSPORT, "HTTP " + status + " without a JSON-RPC response: "
+                    + abbreviate(body));
+        }
+        return classify(message);
+    }
+
+    static JsonNode lastSseResponse(String body) {
+        JsonNode last = null;
+        for (String event : body.split("\r?\n\r?\n")) {
+            StringBuilder data = new StringBuilder();
+            for (String line : event.split("\r?\n")) {
+                if (line.startsWith("data:")) {
+                    if (!data.isEmpty()) {
+                        data.append('\n');
+                    }
+                    data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
+                }
+            }
+            if (!data.isEmpty()) {
+                JsonNode n = JSON.readTree(data.toString());
+                if (n.has("id") && (n.has("result") || n.has("error"))) {
+                    last = n;
+                }
+            }
+        }
+        return last;
+    }
+
+    static String abbreviate(Object o) {
+        String s = String.valueOf(o).replace('\n', ' ');
+        return s.length() > 200 ? s.substring(0, 197) + "..." : s;
+    }
+}

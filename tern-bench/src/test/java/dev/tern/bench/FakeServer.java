@@ -1,0 +1,90 @@
+package dev.tern.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * An HTTP server on 127.0.0.1 that answers every POST with a successful MCP tool result after a known service time,
+ * and can be told to stall: every request that arrives (or is being served) before the stall ends waits for its end.
+ * It reports the service time in a {@code Server-Timing} header.
+ */
+final class FakeServer implements AutoCloseable {
+    private static final byte[] RESULT = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
+            + "\"text\":\"ok\"}],\"isError\":false}}").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] TOOL_ERROR = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":"
+            + "\"text\",\"text\":\"no such user\"}],\"isError\":true}}").getBytes(StandardCharsets.UTF_8);
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final long serviceNanos;
+    private volatile long stallUntil;
+    final AtomicLong served = new AtomicLong();
+
+    FakeServer(Duration serviceTime) throws IOException {
+        this.serviceNanos = serviceTime.toNanos();
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    URI uri() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
+    }
+
+    /** From now on, for {@code length}, requests wait; they are answered when it ends. */
+    void stallFor(Duration length) {
+        stallUntil = System.nanoTime() + length.toNanos();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange; InputStream in = exchange.getRequestBody()) {
+            byte[] body = in.readAllBytes();
+            sleepUntil(System.nanoTime() + serviceNanos);
+            sleepUntil(stallUntil);
+            served.incrementAndGet();
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] reply = new String(body, StandardCharsets.UTF_8).contains("\"missing\"") ? TOOL_ERROR : RESULT;
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.getResponseHeaders().add("Server-Timing",
+                    "parse;dur=0.010, queue;dur=0.002, exec;dur=" + serviceNanos / 1e6 + ", ser;dur=0.005");
+            exchange.sendResponseHeaders(200, reply.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(reply);
+            }
+        }
+    }
+
+    private static void sleepUntil(long instant) {
+        long wait;
+        while ((wait = instant - System.nanoTime()) > 0) {
+            try {
+                Thread.sleep(Duration.ofNanos(wait));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
