@@ -31,7 +31,8 @@ public final class Comparison {
         for (BenchResult r : results) {
             String label = r.label() == null || r.label().isBlank() ? "result " + (rows.size() + 1) : r.label();
             for (RunResult run : r.runs()) {
-                rows.add(new Row(r.runs().size() == 1 ? label : label + " " + run.name(), run));
+                String rowLabel = results.size() == 1 ? run.name() : r.runs().size() == 1 ? label : label + " " + run.name();
+                rows.add(new Row(rowLabel, run));
             }
         }
         Row base = null;

@@ -60,7 +60,8 @@ public record LoadSpec(boolean open, List<RateStep> steps, int connections, Dura
         positive(requestTimeout, "requestTimeout");
     }
 
-    static final int DEFAULT_MAX_IN_FLIGHT = 10_000;
+    /** Below the 512 connections per client address a Tern server accepts, as HTTP/1.1 needs one per request. */
+    static final int DEFAULT_MAX_IN_FLIGHT = 500;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     /** Open loop at a constant rate for the given time, no warm-up. */

@@ -31,7 +31,10 @@ final class MarkdownReport {
 
     static String heading(BenchResult result) {
         String label = result.label() == null || result.label().isBlank() ? "tern bench" : result.label();
-        return result.runs().isEmpty() ? label : label + ": " + result.runs().get(0).target();
+        if (result.runs().isEmpty() || label.equals(result.runs().get(0).target())) {
+            return label;
+        }
+        return label + ": " + result.runs().get(0).target();
     }
 
     static String context(BenchResult result) {
@@ -57,8 +60,17 @@ final class MarkdownReport {
     }
 
     static String load(RunResult r) {
-        return "open".equals(r.mode()) ? "open " + Figures.number(r.rate()) + "/s"
-                : "closed " + r.connections() + " conn";
+        if (!"open".equals(r.mode())) {
+            return "closed " + r.connections() + " conn";
+        }
+        if (r.phases() == null) {
+            return "open " + Figures.number(r.rate()) + "/s";
+        }
+        StringBuilder b = new StringBuilder("open ");
+        for (PhaseResult p : r.phases()) {
+            b.append(b.length() > 5 ? "→" : "").append(Figures.number(p.rate()));
+        }
+        return b.append("/s").toString();
     }
 
     static String latency(Latency l, java.util.function.ToDoubleFunction<Latency> f) {

@@ -33,7 +33,7 @@ class MeasuresWhatItClaimsTest {
             assertThat(r.ok()).isEqualTo(100);
             // Never faster than the service time, and on an idle loopback not much slower.
             assertThat(r.percentiles().get(0).latencyMs()).isGreaterThanOrEqualTo(20.0);
-            assertThat(r.latency().p50Ms()).isBetween(20.0, 35.0);
+            assertThat(r.latency().p50Ms()).isBetween(20.0, 40.0);
             assertThat(r.latency().p90Ms()).isBetween(20.0, 60.0);
             assertThat(r.throughput()).isCloseTo(50, within(10.0));
             // The server's own split comes through from its Server-Timing header.
@@ -102,14 +102,14 @@ class MeasuresWhatItClaimsTest {
                 GET_USER, 3, Operation.callTool("get_user", "{\"id\":\"missing\"}"), 1)));
         try (FakeServer server = new FakeServer(Duration.ZERO);
                 LoadRunner runner = LoadRunner.of(target(server), mix)) {
-            RunResult r = runner.run("count", LoadSpec.closedLoop(4, Duration.ofSeconds(5)).withMaxRequests(200));
+            RunResult r = runner.run("count", LoadSpec.closedLoop(4, Duration.ofSeconds(30)).withMaxRequests(200));
 
             assertThat(r.requests()).isEqualTo(200);
             assertThat(r.errors()).containsOnlyKeys("tool_error");
             assertThat(r.errors().get("tool_error")).isEqualTo(50);
             assertThat(r.ok()).isEqualTo(150);
             assertThat(r.errorSamples().get("tool_error")).contains("no such user");
-            assertThat(r.seconds()).isLessThan(5);
+            assertThat(r.seconds()).isLessThan(30);
         }
     }
 
