@@ -31,7 +31,8 @@ public final class Comparison {
         for (BenchResult r : results) {
             String label = r.label() == null || r.label().isBlank() ? "result " + (rows.size() + 1) : r.label();
             for (RunResult run : r.runs()) {
-                String rowLabel = results.size() == 1 ? run.name() : r.runs().size() == 1 ? label : label + " " + run.name();
+                String rowLabel = r.runs().size() == 1 ? label : results.size() == 1 ? run.name()
+                        : label + " " + run.name();
                 rows.add(new Row(rowLabel, run));
             }
         }

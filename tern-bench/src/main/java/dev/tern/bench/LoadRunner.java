@@ -138,6 +138,7 @@ public final class LoadRunner implements AutoCloseable {
             awaitDrained(inFlight, spec.requestTimeout().plusSeconds(2));
         } finally {
             ticker.stop();
+            m.close();
         }
         List<Double> phaseSeconds = new ArrayList<>();
         for (LoadSpec.RateStep step : spec.steps()) {
@@ -208,8 +209,9 @@ public final class LoadRunner implements AutoCloseable {
                         timeout.toNanos(), TimeUnit.NANOSECONDS)
                 .handle((outcome, error) -> {
                     long now = System.nanoTime();
-                    inFlight.decrementAndGet();
                     m.record(timedFrom, phase, outcome != null ? outcome : Outcome.transport(error), now);
+                    // Only once recorded: the run ends when nothing is in flight.
+                    inFlight.decrementAndGet();
                     return null;
                 });
     }

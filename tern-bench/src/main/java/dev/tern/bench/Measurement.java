@@ -45,6 +45,7 @@ final class Measurement implements ConnectionObserver {
     private final Recorder interval = new Recorder(3);
     private final LongAdder completedAll = new LongAdder();
     private final LongAdder errorsAll = new LongAdder();
+    private volatile boolean closed;
 
     Measurement(long startNanos, long measureFromNanos, int phases) {
         this.startNanos = startNanos;
@@ -72,6 +73,9 @@ final class Measurement implements ConnectionObserver {
      * @param phase the rate step it belongs to, or {@link #WARMUP}
      */
     void record(long timedFrom, int phase, Outcome outcome, long now) {
+        if (closed) {
+            return;
+        }
         boolean answered = outcome.status().answered();
         long nanos = Math.max(1, now - timedFrom);
         completedAll.increment();
@@ -135,6 +139,11 @@ final class Measurement implements ConnectionObserver {
         tlsResumed.add(earlier.tlsResumed);
     }
 
+    /** Ignores whatever completes from now on (a reply later than the run's drain deadline). */
+    void close() {
+        closed = true;
+    }
+
     long completedAll() {
         return completedAll.sum();
     }
@@ -191,8 +200,9 @@ final class Measurement implements ConnectionObserver {
                 Latency.of(connect), tls, split, process, phaseResults, series);
     }
 
-    private static List<PercentilePoint> percentiles(Histogram h) {
+    private static List<PercentilePoint> percentiles(Histogram recorded) {
         List<PercentilePoint> points = new ArrayList<>();
+        Histogram h = recorded.copy();
         if (h.getTotalCount() == 0) {
             return points;
         }

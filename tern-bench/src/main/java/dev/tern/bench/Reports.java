@@ -47,8 +47,8 @@ public final class Reports {
 
     /**
      * Several results side by side, with ratios against the runs labelled {@code baseline}. A result with one run
-     * is one row named by its label; a result with several gives a row per run ({@code label run}); a single
-     * result gives a row per run, named by the run.
+     * is one row named by its label; a result with several gives a row per run ({@code label run}), or just the
+     * run's name when it is the only result.
      */
     public static Comparison compare(List<BenchResult> results, String baseline) {
         return Comparison.of(results, baseline);

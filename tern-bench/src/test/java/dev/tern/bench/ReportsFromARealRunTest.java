@@ -69,6 +69,33 @@ class ReportsFromARealRunTest {
     }
 
     @Test
+    void overTlsTheHandshakesAndConnectionsAreReported() throws Exception {
+        HttpServerTransport tls = HttpServerTransport.builder(server).port(0).tlsSelfSigned().build().start();
+        try {
+            for (dev.tern.bench.targets.HttpVersion version : List.of(dev.tern.bench.targets.HttpVersion.H2,
+                    dev.tern.bench.targets.HttpVersion.HTTP_1_1)) {
+                HttpMcpTarget target = HttpMcpTarget.builder(java.net.URI.create(tls.url())).era(Era.MODERN)
+                        .http(version).insecure(true).connections(4).build();
+                try (LoadRunner runner = LoadRunner.of(target,
+                        Workload.of(Operation.callTool("get_user", "{\"id\":\"7\"}")))) {
+                    RunResult r = runner.run("tls", LoadSpec.closedLoop(4, Duration.ofSeconds(30)).withMaxRequests(200));
+
+                    assertThat(r.errors()).as("%s", r.errorSamples()).isEmpty();
+                    assertThat(r.connect()).isNotNull();
+                    assertThat(r.tls()).isNotNull();
+                    assertThat(r.tls().full() + r.tls().resumed()).isEqualTo(r.connect().count());
+                    assertThat(r.tls().full()).isPositive();
+                    assertThat(r.ttfb()).isNotNull();
+                    assertThat(Reports.markdown(BenchResult.of("tls", null, List.of(r))))
+                            .contains("| tls | ").contains(" %");
+                }
+            }
+        } finally {
+            tls.close();
+        }
+    }
+
+    @Test
     void jsonKeepsEveryFigure(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("modern.json");
         Reports.write(file, Reports.json(modern));

@@ -92,7 +92,8 @@ final class BenchCommand implements Callable<Integer> {
     Double rate;
 
     @CommandLine.Option(names = "--connections", paramLabel = "N[,N...]",
-            description = "Closed loop: concurrent requests (a list with --sweep).")
+            description = "Closed loop: concurrent requests (a list with --sweep); over HTTP/1.1 as many connections, "
+                + "over HTTP/2 as many streams on one connection. Open loop uses up to 64.")
     String connections;
 
     @CommandLine.Option(names = "--rates", paramLabel = "N,N...", description = "With --sweep: open-loop rates.")
@@ -335,9 +336,15 @@ final class BenchCommand implements Callable<Integer> {
         HttpVersion version = http != null ? HttpVersion.parse(http)
                 : "https".equalsIgnoreCase(u.getScheme()) ? HttpVersion.H2 : HttpVersion.HTTP_1_1;
         if (rest != null) {
-            return RestTarget.of(u, version, insecure, requestTimeout);
+            return RestTarget.of(u, version, insecure, requestTimeout, poolSize());
         }
-        return HttpMcpTarget.builder(u).era(e).http(version).insecure(insecure).timeout(requestTimeout).build();
+        return HttpMcpTarget.builder(u).era(e).http(version).insecure(insecure).timeout(requestTimeout)
+                .connections(poolSize()).build();
+    }
+
+    /** HTTP/1.1 connections (HTTP/2 streams) the client may open: the most --connections asks for, else 64. */
+    private int poolSize() {
+        return list(connections).stream().mapToInt(Integer::parseInt).max().orElse(64);
     }
 
     static RunResult run(LoadRunner runner, String name, LoadSpec spec, boolean quiet) throws Exception {
@@ -478,7 +485,7 @@ final class BenchCommand implements Callable<Integer> {
                 String baseline = "REST";
                 int status = probe(users);
                 if (status / 100 == 2) {
-                    runs.add(runOne(RestTarget.of(users, version, false, timeout), Workload.of(Operation.rest(null)),
+                    runs.add(runOne(RestTarget.of(users, version, false, timeout, 64), Workload.of(Operation.rest(null)),
                             server.pid(), "REST", spec));
                 } else {
                     err.println("tern bench compare: GET " + users + " answered " + status

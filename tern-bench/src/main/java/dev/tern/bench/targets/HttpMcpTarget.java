@@ -1,16 +1,18 @@
 package dev.tern.bench.targets;
 
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.tern.bench.ConnectionObserver;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
+import dev.tern.client.http.HttpCall;
+import dev.tern.client.http.HttpReply;
 
 /**
  * An MCP server over Streamable HTTP, in either era: modern stateless requests, or a legacy session opened with
@@ -19,7 +21,8 @@ import dev.tern.bench.Target;
 public final class HttpMcpTarget implements Target {
     private final URI uri;
     private final Era era;
-    private final JdkHttp http;
+    private final Duration timeout;
+    private final EngineHttp http;
     private final AtomicLong ids = new AtomicLong(1);
     private volatile McpWire wire;
     private volatile String session;
@@ -27,7 +30,8 @@ public final class HttpMcpTarget implements Target {
     private HttpMcpTarget(Builder b) {
         this.uri = b.uri;
         this.era = b.era;
-        this.http = new JdkHttp(b.version, b.insecure, b.timeout);
+        this.timeout = b.timeout;
+        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections);
     }
 
     public static Builder builder(URI uri) {
@@ -41,6 +45,7 @@ public final class HttpMcpTarget implements Target {
         private HttpVersion version = HttpVersion.HTTP_1_1;
         private boolean insecure;
         private Duration timeout = Duration.ofSeconds(10);
+        private int connections = 64;
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -67,6 +72,18 @@ public final class HttpMcpTarget implements Target {
             return this;
         }
 
+        /**
+         * HTTP/1.1: at most this many connections (requests beyond wait for one); HTTP/2: at most this many
+         * concurrent streams on the connection (default 64).
+         */
+        public Builder connections(int value) {
+            if (value <= 0) {
+                throw new IllegalArgumentException("connections: " + value + " (expected: > 0)");
+            }
+            this.connections = value;
+            return this;
+        }
+
         public HttpMcpTarget build() {
             return new HttpMcpTarget(this);
         }
@@ -74,7 +91,7 @@ public final class HttpMcpTarget implements Target {
 
     @Override
     public void open(ConnectionObserver observer) throws Exception {
-        http.prime(uri);
+        http.observe(observer);
         if (era != Era.LEGACY) {
             McpWire modern = new McpWire(true);
             if (era == Era.MODERN || discovers(modern)) {
@@ -86,42 +103,43 @@ public final class HttpMcpTarget implements Target {
         initialize();
     }
 
+    private HttpReply await(CompletableFuture<HttpReply> reply) throws Exception {
+        return reply.get(timeout.toNanos() + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+    }
+
     private boolean discovers(McpWire modern) throws Exception {
         String[] t = modern.template("server/discover", McpWire.JSON.createObjectNode());
-        JdkHttp.Reply r = post(modern, t[0] + ids.getAndIncrement() + t[1], "server/discover", null).get();
-        return McpWire.classifyHttp(r.status(), r.contentType(), r.body()).isOk();
+        HttpReply r = await(post(modern, t[0] + ids.getAndIncrement() + t[1], "server/discover", null));
+        return McpWire.classifyHttp(r).isOk();
     }
 
     private void initialize() throws Exception {
-        JdkHttp.Reply init = post(wire, McpWire.initialize(), "initialize", null).get();
-        Outcome o = McpWire.classifyHttp(init.status(), init.contentType(), init.body());
+        HttpReply init = await(post(wire, McpWire.initialize(), "initialize", null));
+        Outcome o = McpWire.classifyHttp(init);
         if (!o.isOk()) {
             throw new IllegalStateException("initialize failed: " + o.status().key() + " " + o.detail());
         }
-        session = init.headers().firstValue("mcp-session-id").orElse(null);
-        JdkHttp.Reply done = post(wire, McpWire.INITIALIZED, "notifications/initialized", null).get();
+        session = init.header("mcp-session-id");
+        HttpReply done = await(post(wire, McpWire.INITIALIZED, "notifications/initialized", null));
         if (done.status() / 100 != 2) {
             throw new IllegalStateException("notifications/initialized: HTTP " + done.status());
         }
     }
 
-    private CompletableFuture<JdkHttp.Reply> post(McpWire w, String body, String method, String name) {
-        HttpRequest.Builder b = http.request(uri)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
+    private CompletableFuture<HttpReply> post(McpWire w, String body, String method, String name) {
+        HttpCall call = EngineHttp.post(body).header("accept", "application/json, text/event-stream");
         if (w.modern()) {
-            b.header("MCP-Protocol-Version", McpWire.MODERN_VERSION).header("Mcp-Method", method);
+            call.header("mcp-protocol-version", McpWire.MODERN_VERSION).header("mcp-method", method);
             if (name != null) {
-                b.header("Mcp-Name", name);
+                call.header("mcp-name", name);
             }
         } else if (!"initialize".equals(method)) {
-            b.header("MCP-Protocol-Version", McpWire.LEGACY_VERSION);
+            call.header("mcp-protocol-version", McpWire.LEGACY_VERSION);
             if (session != null) {
-                b.header("Mcp-Session-Id", session);
+                call.header("mcp-session-id", session);
             }
         }
-        return http.send(b.build());
+        return http.send(call);
     }
 
     @Override
@@ -132,7 +150,7 @@ public final class HttpMcpTarget implements Target {
         }
         String body = w.request(ids.getAndIncrement(), operation);
         return post(w, body, McpWire.method(operation), McpWire.name(operation))
-                .thenApply(r -> r.withTimings(McpWire.classifyHttp(r.status(), r.contentType(), r.body())));
+                .thenApply(r -> EngineHttp.timed(r, McpWire.classifyHttp(r)));
     }
 
     @Override

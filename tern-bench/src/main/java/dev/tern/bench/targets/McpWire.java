@@ -118,11 +118,13 @@ final class McpWire {
     }
 
     /** Classifies an HTTP reply: a JSON body, or the last response event of an SSE stream. */
-    static Outcome classifyHttp(int status, String contentType, String body) {
+    static Outcome classifyHttp(dev.tern.client.http.HttpReply reply) {
+        int status = reply.status();
+        String body = reply.bodyText();
         JsonNode message = null;
         try {
-            if (contentType != null && contentType.startsWith("text/event-stream")) {
-                message = lastSseResponse(body);
+            if ("text/event-stream".equals(reply.contentType())) {
+                message = lastSseResponse(reply.events());
             } else if (!body.isBlank()) {
                 message = JSON.readTree(body);
             }
@@ -142,23 +144,15 @@ final class McpWire {
         return classify(message);
     }
 
-    static JsonNode lastSseResponse(String body) {
+    static JsonNode lastSseResponse(java.util.List<dev.tern.client.http.SseEvent> events) {
         JsonNode last = null;
-        for (String event : body.split("\r?\n\r?\n")) {
-            StringBuilder data = new StringBuilder();
-            for (String line : event.split("\r?\n")) {
-                if (line.startsWith("data:")) {
-                    if (!data.isEmpty()) {
-                        data.append('\n');
-                    }
-                    data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
-                }
+        for (dev.tern.client.http.SseEvent event : events) {
+            if (event.data() == null || event.data().isBlank()) {
+                continue;
             }
-            if (!data.isEmpty()) {
-                JsonNode n = JSON.readTree(data.toString());
-                if (n.has("id") && (n.has("result") || n.has("error"))) {
-                    last = n;
-                }
+            JsonNode n = JSON.readTree(event.data());
+            if (n.has("id") && (n.has("result") || n.has("error"))) {
+                last = n;
             }
         }
         return last;

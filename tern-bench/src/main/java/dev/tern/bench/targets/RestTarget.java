@@ -1,7 +1,6 @@
 package dev.tern.bench.targets;
 
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -9,41 +8,42 @@ import dev.tern.bench.ConnectionObserver;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
+import dev.tern.client.http.HttpCall;
 
 /**
  * A plain HTTP endpoint: GET, or POST with the operation's body as JSON. Any 2xx is ok. An operation with a name
- * sends to that path (relative to the target's URL) instead.
+ * sends to that path (relative to the target's URL unless it starts with '/') instead.
  */
 public final class RestTarget implements Target {
     private final URI uri;
-    private final JdkHttp http;
+    private final EngineHttp http;
 
-    private RestTarget(URI uri, HttpVersion version, boolean insecure, Duration timeout) {
+    private RestTarget(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
         this.uri = uri;
-        this.http = new JdkHttp(version, insecure, timeout);
+        this.http = new EngineHttp(uri, version, insecure, timeout, connections);
     }
 
-    public static RestTarget of(URI uri, HttpVersion version, boolean insecure, Duration timeout) {
-        return new RestTarget(uri, version, insecure, timeout);
+    /**
+     * @param connections HTTP/1.1: at most this many connections; HTTP/2: concurrent streams
+     */
+    public static RestTarget of(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
+        return new RestTarget(uri, version, insecure, timeout, connections);
     }
 
     @Override
-    public void open(ConnectionObserver observer) throws Exception {
-        http.prime(uri);
+    public void open(ConnectionObserver observer) {
+        http.observe(observer);
     }
 
     @Override
     public CompletableFuture<Outcome> call(Operation operation) {
-        URI target = operation.name().isEmpty() ? uri : uri.resolve(operation.name());
-        HttpRequest.Builder b = http.request(target);
-        if (operation.arguments().isEmpty()) {
-            b.GET();
-        } else {
-            b.header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(operation.arguments()));
-        }
-        return http.send(b.build()).thenApply(r -> r.withTimings(r.status() / 100 == 2 ? Outcome.ok()
-                : Outcome.failed(Outcome.Status.HTTP_STATUS, "HTTP " + r.status() + " " + McpWire.abbreviate(r.body()))));
+        String path = operation.name().isEmpty() ? null : operation.name();
+        HttpCall call = operation.arguments().isEmpty() ? HttpCall.get(path)
+                : HttpCall.post(path, "application/json",
+                        operation.arguments().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return http.send(call).thenApply(r -> EngineHttp.timed(r, r.status() / 100 == 2 ? Outcome.ok()
+                : Outcome.failed(Outcome.Status.HTTP_STATUS, "HTTP " + r.status() + " "
+                        + McpWire.abbreviate(r.bodyText()))));
     }
 
     @Override
