@@ -105,8 +105,10 @@
     var s = r.run.series;
     var hasCpu = s.some(function (p) { return p.cpuPercent != null; });
     var series = [
-      { name: 'req/s', type: 'bar', yAxisIndex: 0, data: s.map(function (p) { return [p.second, p.requests]; }),
-        itemStyle: { color: '#9ab7e0' },
+      { name: 'errors/s', type: 'bar', stack: 'completed', yAxisIndex: 0, itemStyle: { color: '#e08a8a' },
+        data: s.map(function (p) { return [p.second, p.errors]; }) },
+      { name: 'ok/s', type: 'bar', stack: 'completed', yAxisIndex: 0, itemStyle: { color: '#9ab7e0' },
+        data: s.map(function (p) { return [p.second, p.requests - p.errors]; }),
         markArea: r.run.warmupSeconds > 0
           ? { silent: true, itemStyle: { color: 'rgba(120,120,120,0.10)' },
               data: [[{ name: 'warm-up', xAxis: 0 }, { xAxis: r.run.warmupSeconds }]] }
@@ -116,7 +118,7 @@
       { name: 'max ms', type: 'line', yAxisIndex: 1, showSymbol: false, lineStyle: { type: 'dotted' },
         data: s.map(function (p) { return [p.second, p.maxMs]; }) }
     ];
-    var yAxis = [{ type: 'value', name: 'req/s' }, { type: 'value', name: 'ms', position: 'right' }];
+    var yAxis = [{ type: 'value', name: 'per s' }, { type: 'value', name: 'ms', position: 'right' }];
     if (hasCpu) {
       yAxis.push({ type: 'value', name: 'CPU %', position: 'right', offset: 55 });
       series.push({ name: 'server CPU %', type: 'line', yAxisIndex: 2, showSymbol: false,

@@ -99,7 +99,6 @@ public final class HttpMcpTarget implements Target {
                 return;
             }
         }
-        wire = new McpWire(false);
         initialize();
     }
 
@@ -114,16 +113,19 @@ public final class HttpMcpTarget implements Target {
     }
 
     private void initialize() throws Exception {
-        HttpReply init = await(post(wire, McpWire.initialize(), "initialize", null));
+        McpWire asked = new McpWire(false);
+        HttpReply init = await(post(asked, McpWire.initialize(), "initialize", null));
         Outcome o = McpWire.classifyHttp(init);
         if (!o.isOk()) {
             throw new IllegalStateException("initialize failed: " + o.status().key() + " " + o.detail());
         }
         session = init.header("mcp-session-id");
-        HttpReply done = await(post(wire, McpWire.INITIALIZED, "notifications/initialized", null));
+        McpWire negotiated = McpWire.negotiated(McpWire.response(init));
+        HttpReply done = await(post(negotiated, McpWire.INITIALIZED, "notifications/initialized", null));
         if (done.status() / 100 != 2) {
             throw new IllegalStateException("notifications/initialized: HTTP " + done.status());
         }
+        wire = negotiated;
     }
 
     private CompletableFuture<HttpReply> post(McpWire w, String body, String method, String name) {
@@ -134,7 +136,7 @@ public final class HttpMcpTarget implements Target {
                 call.header("mcp-name", name);
             }
         } else if (!"initialize".equals(method)) {
-            call.header("mcp-protocol-version", McpWire.LEGACY_VERSION);
+            call.header("mcp-protocol-version", w.version());
             if (session != null) {
                 call.header("mcp-session-id", session);
             }

@@ -18,10 +18,24 @@ final class McpWire {
     static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final boolean modern;
+    private final String version;
     private final Map<Operation, String[]> templates = new ConcurrentHashMap<>();
 
     McpWire(boolean modern) {
+        this(modern, modern ? MODERN_VERSION : LEGACY_VERSION);
+    }
+
+    /** Legacy messages for the protocol version {@code initialize} negotiated. */
+    McpWire(boolean modern, String version) {
         this.modern = modern;
+        this.version = version;
+    }
+
+    /** The legacy era for the version an {@code initialize} result names (the one asked for if it names none). */
+    static McpWire negotiated(JsonNode initializeResponse) {
+        String v = initializeResponse == null ? ""
+                : initializeResponse.path("result").path("protocolVersion").asString("");
+        return new McpWire(false, v.isBlank() ? LEGACY_VERSION : v);
     }
 
     boolean modern() {
@@ -29,7 +43,7 @@ final class McpWire {
     }
 
     String version() {
-        return modern ? MODERN_VERSION : LEGACY_VERSION;
+        return version;
     }
 
     /** The JSON-RPC request for an operation with the given id. */
@@ -117,20 +131,24 @@ final class McpWire {
         return Outcome.ok();
     }
 
+    /** The JSON-RPC response in an HTTP reply: a JSON body, or the last response event of an SSE stream; or null. */
+    static JsonNode response(dev.tern.client.http.HttpReply reply) {
+        try {
+            if ("text/event-stream".equals(reply.contentType())) {
+                return lastSseResponse(reply.events());
+            }
+            String body = reply.bodyText();
+            return body.isBlank() ? null : JSON.readTree(body);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     /** Classifies an HTTP reply: a JSON body, or the last response event of an SSE stream. */
     static Outcome classifyHttp(dev.tern.client.http.HttpReply reply) {
         int status = reply.status();
         String body = reply.bodyText();
-        JsonNode message = null;
-        try {
-            if ("text/event-stream".equals(reply.contentType())) {
-                message = lastSseResponse(reply.events());
-            } else if (!body.isBlank()) {
-                message = JSON.readTree(body);
-            }
-        } catch (RuntimeException e) {
-            message = null;
-        }
+        JsonNode message = response(reply);
         if (status / 100 != 2) {
             if (message != null && message.has("error")) {
                 return classify(message);

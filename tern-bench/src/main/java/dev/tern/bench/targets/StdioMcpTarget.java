@@ -35,6 +35,7 @@ public final class StdioMcpTarget implements Target {
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<String> outbox = new LinkedBlockingQueue<>();
     private volatile McpWire wire;
+    private volatile CompletableFuture<JsonNode> initializeResponse = new CompletableFuture<>();
     private Process process;
     private volatile boolean closed;
 
@@ -108,19 +109,21 @@ public final class StdioMcpTarget implements Target {
                 return;
             }
         }
-        Outcome init = exchange("", McpWire.initialize().replace("\"id\":0", "\"id\":%ID%"));
+        long id = ids.getAndIncrement();
+        initializeResponse = new CompletableFuture<>();
+        Outcome init = submit(id, McpWire.initialize().replace("\"id\":0", "\"id\":" + id))
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (!init.isOk()) {
             throw new IllegalStateException("initialize failed: " + init.status().key() + " " + init.detail());
         }
         outbox.add(McpWire.INITIALIZED);
-        wire = new McpWire(false);
+        wire = McpWire.negotiated(initializeResponse.getNow(null));
     }
 
     /** Sends one request during set-up and waits for its reply. */
     private Outcome exchange(String before, String after) throws Exception {
         long id = ids.getAndIncrement();
-        String line = after.contains("%ID%") ? after.replace("%ID%", Long.toString(id)) : before + id + after;
-        return submit(id, line).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return submit(id, before + id + after).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private CompletableFuture<Outcome> submit(long id, String line) {
@@ -187,6 +190,9 @@ public final class StdioMcpTarget implements Target {
                     continue;
                 }
                 Pending p = pending.get(id.asLong());
+                if (p != null && wire == null) {
+                    initializeResponse.complete(message);
+                }
                 if (p != null) {
                     p.future().complete(McpWire.classify(message).withTimings(p.sentNanos(), now, null));
                 }
