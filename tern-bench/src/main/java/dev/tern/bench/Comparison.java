@@ -52,6 +52,11 @@ public final class Comparison {
                     }
                 }
             }
+            for (int i = 0, first = 0; base == null && i < results.size(); first += results.get(i).runs().size(), i++) {
+                if (baselineLabel.equals(results.get(i).label()) && !results.get(i).runs().isEmpty()) {
+                    base = rows.get(first);
+                }
+            }
             if (base == null) {
                 throw new IllegalArgumentException("baseline: \"" + baselineLabel + "\" (expected one of: "
                         + rows.stream().map(Row::label).toList() + ")");

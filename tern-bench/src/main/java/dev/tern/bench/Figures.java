@@ -45,7 +45,11 @@ final class Figures {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return "–";
         }
-        return String.format(Locale.ROOT, value >= 10 ? "%.1f×" : "%.2f×", value);
+        if (value >= 10) {
+            return String.format(Locale.ROOT, "%.1f×", value);
+        }
+        return value >= 0.1 || value == 0 ? String.format(Locale.ROOT, "%.2f×", value)
+                : String.format(Locale.ROOT, "%.2g×", value);
     }
 
     static String duration(Duration d) {

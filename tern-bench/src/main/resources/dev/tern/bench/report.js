@@ -60,8 +60,12 @@
       xAxis: { type: 'value', name: 'req/s', nameLocation: 'middle', nameGap: 28, scale: true },
       yAxis: { type: 'value', name: 'p99 ms', scale: true },
       series: sameTarget
-        ? [{ name: measured[0].run.target, type: 'line', symbolSize: 9, data: measured.map(points),
-             label: { show: true, position: 'top', formatter: function (p) { return p.value[2]; } } }]
+        ? ['closed', 'open'].map(function (mode) {
+            return { name: mode === 'open' ? 'open loop (rate)' : 'closed loop (connections)', type: 'line',
+                     symbolSize: 9,
+                     data: measured.filter(function (r) { return r.run.mode === mode; }).map(points),
+                     label: { show: true, position: 'top', formatter: function (p) { return p.value[2]; } } };
+          }).filter(function (s) { return s.data.length; })
         : measured.map(function (r) {
             return { name: r.label, type: 'scatter', symbolSize: 12, data: [points(r)],
                      label: { show: true, position: 'top', formatter: function (p) { return p.value[2]; } } };
@@ -83,7 +87,8 @@
       xAxis: { type: 'category', data: cpu.map(function (r) { return r.label; }), axisLabel: { interval: 0 } },
       yAxis: { type: 'value', name: 'µs' },
       series: [{ name: 'CPU per call', type: 'bar', barMaxWidth: 60,
-                 label: { show: true, position: 'top' },
+                 label: { show: true, position: 'top',
+                          formatter: function (p) { return p.value >= 100 ? Math.round(p.value) : p.value.toFixed(1); } },
                  data: cpu.map(function (r) { return r.run.process.cpuPerCallMicros; }) }]
     });
   }
@@ -125,7 +130,8 @@
                     lineStyle: { type: 'dashed' }, data: s.map(function (p) { return [p.second, p.cpuPercent]; }) });
     }
     chart('Per second: ' + r.label, {
-      xAxis: { type: 'value', name: 's', nameLocation: 'middle', nameGap: 28, min: 0 },
+      xAxis: { type: 'value', name: 's', nameLocation: 'middle', nameGap: 28, min: 0,
+               max: Math.ceil(s[s.length - 1].second) + 1 },
       yAxis: yAxis,
       series: series
     });

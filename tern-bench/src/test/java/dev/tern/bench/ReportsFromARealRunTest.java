@@ -78,7 +78,7 @@ class ReportsFromARealRunTest {
                         .http(version).insecure(true).connections(4).build();
                 try (LoadRunner runner = LoadRunner.of(target,
                         Workload.of(Operation.callTool("get_user", "{\"id\":\"7\"}")))) {
-                    RunResult r = runner.run("tls", LoadSpec.closedLoop(4, Duration.ofSeconds(30)).withMaxRequests(200));
+                    RunResult r = runner.run("tls", LoadSpec.closedLoop(4, Duration.ofSeconds(30)).withMaxRequests(60));
 
                     assertThat(r.errors()).as("%s", r.errorSamples()).isEmpty();
                     assertThat(r.connect()).isNotNull();

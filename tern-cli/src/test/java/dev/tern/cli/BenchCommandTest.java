@@ -45,7 +45,7 @@ class BenchCommandTest {
     @Test
     void anOpenLoopRunWritesJsonMarkdownAndHtml(@TempDir Path dir) throws Exception {
         int code = bench("--url", transport.url(), "--rate", "100", "--duration", "1s", "--warmup", "500ms", "-q",
-                "--era", "modern", "--pid", Long.toString(ProcessHandle.current().pid()), "--label", "tern",
+                "--era", "modern", "--http", "h2c", "--pid", Long.toString(ProcessHandle.current().pid()), "--label", "tern",
                 "--json", dir.resolve("r.json").toString(), "--md", dir.resolve("r.md").toString(),
                 "--html", dir.resolve("r.html").toString());
 
@@ -57,6 +57,8 @@ class BenchCommandTest {
         assertThat(run.ok()).isEqualTo(100);
         assertThat(run.warmupSeconds()).isEqualTo(0.5);
         assertThat(run.process()).isNotNull();
+        assertThat(run.target()).endsWith("(h2c)");
+        assertThat(run.connect().count()).isEqualTo(1);
         assertThat(Files.readString(dir.resolve("r.md"))).contains("| rate=100 | open 100/s |");
         assertThat(Files.readString(dir.resolve("r.html"))).contains("echarts.init(", "Latency by percentile");
     }
