@@ -256,7 +256,7 @@ public final class LoadRunner implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         target.close();
     }
 
@@ -347,6 +347,10 @@ public final class LoadRunner implements AutoCloseable {
                 clock.awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            // The last, partial interval: replies after the last whole second belong in the series too.
+            if (System.nanoTime() - lastTick > 100_000_000L) {
+                tick();
             }
         }
 

@@ -30,7 +30,8 @@ public interface Target extends AutoCloseable {
         return -1;
     }
 
+    /** Releases connections or stops the spawned process. */
     @Override
-    default void close() throws Exception {
+    default void close() {
     }
 }

@@ -29,11 +29,18 @@ final class FakeServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final long serviceNanos;
+    private final long slowServiceNanos;
     private volatile long stallUntil;
     final AtomicLong served = new AtomicLong();
 
     FakeServer(Duration serviceTime) throws IOException {
+        this(serviceTime, serviceTime);
+    }
+
+    /** Requests whose body mentions {@code "slow"} take {@code slowServiceTime}, the others {@code serviceTime}. */
+    FakeServer(Duration serviceTime, Duration slowServiceTime) throws IOException {
         this.serviceNanos = serviceTime.toNanos();
+        this.slowServiceNanos = slowServiceTime.toNanos();
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.setExecutor(executor);
         server.createContext("/", this::handle);
@@ -52,17 +59,19 @@ final class FakeServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange; InputStream in = exchange.getRequestBody()) {
             byte[] body = in.readAllBytes();
-            sleepUntil(System.nanoTime() + serviceNanos);
+            String text = new String(body, StandardCharsets.UTF_8);
+            long service = text.contains("\"slow\"") ? slowServiceNanos : serviceNanos;
+            sleepUntil(System.nanoTime() + service);
             sleepUntil(stallUntil);
             served.incrementAndGet();
             if (!"POST".equals(exchange.getRequestMethod())) {
                 exchange.sendResponseHeaders(405, -1);
                 return;
             }
-            byte[] reply = new String(body, StandardCharsets.UTF_8).contains("\"missing\"") ? TOOL_ERROR : RESULT;
+            byte[] reply = text.contains("\"missing\"") ? TOOL_ERROR : RESULT;
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.getResponseHeaders().add("Server-Timing",
-                    "parse;dur=0.010, queue;dur=0.002, exec;dur=" + serviceNanos / 1e6 + ", ser;dur=0.005");
+                    "parse;dur=0.010, queue;dur=0.002, exec;dur=" + service / 1e6 + ", ser;dur=0.005");
             exchange.sendResponseHeaders(200, reply.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(reply);

@@ -222,7 +222,7 @@ public final class StdioMcpTarget implements Target {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         closed = true;
         Process p = process;
         if (p != null) {
@@ -231,11 +231,16 @@ public final class StdioMcpTarget implements Target {
             } catch (IOException e) {
                 // already closed
             }
-            if (!p.waitFor(3, TimeUnit.SECONDS)) {
-                p.destroy();
+            try {
                 if (!p.waitFor(3, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
+                    p.destroy();
+                    if (!p.waitFor(3, TimeUnit.SECONDS)) {
+                        p.destroyForcibly();
+                    }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
             }
         }
         failAll("target closed");
