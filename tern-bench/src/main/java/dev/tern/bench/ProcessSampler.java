@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Reads a local process's CPU time and resident set size from {@code /proc/<pid>/stat} (utime + stime, in clock ticks)
- * and {@code /proc/<pid>/status} ({@code VmRSS}). Linux only; elsewhere {@link #sample()} returns null.
+ * and {@code /proc/<pid>/status} ({@code VmRSS}), summed over the process and its live descendants (so that a server
+ * started through a wrapper script is measured, not the script). Linux only; elsewhere {@link #sample()} returns null.
  */
 public final class ProcessSampler {
     private static volatile long clockTicksPerSecond;
@@ -34,8 +35,25 @@ public final class ProcessSampler {
         return pid;
     }
 
-    /** Reads the process's figures now; null when the process is gone or {@code /proc} cannot be read. */
+    /** Reads the figures of the process and its descendants now; null when the process is gone or unreadable. */
     public Sample sample() {
+        Sample root = sample(pid);
+        if (root == null) {
+            return null;
+        }
+        long cpu = root.cpuNanos();
+        long rss = root.rssBytes();
+        for (ProcessHandle child : ProcessHandle.of(pid).map(p -> p.descendants().toList()).orElse(List.of())) {
+            Sample s = sample(child.pid());
+            if (s != null) {
+                cpu += s.cpuNanos();
+                rss += s.rssBytes();
+            }
+        }
+        return new Sample(cpu, rss);
+    }
+
+    static Sample sample(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.

@@ -85,6 +85,25 @@ class PiecesTest {
     }
 
     @Test
+    void processSamplerCountsWhatAWrapperStarted() throws Exception {
+        Process wrapper = new ProcessBuilder("sh", "-c", "sleep 20; true").start();
+        try {
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (wrapper.descendants().findAny().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            ProcessSampler.Sample tree = ProcessSampler.of(wrapper.pid()).sample();
+            ProcessSampler.Sample alone = ProcessSampler.sample(wrapper.pid());
+
+            assertThat(wrapper.descendants().count()).isEqualTo(1);
+            assertThat(tree.rssBytes()).isGreaterThan(alone.rssBytes());
+        } finally {
+            wrapper.descendants().forEach(ProcessHandle::destroyForcibly);
+            wrapper.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
     void commandLinesSplitLikeAShell() {
         assertThat(StdioMcpTarget.split("java -jar 'my server.jar' --x \"a b\" ''"))
                 .containsExactly("java", "-jar", "my server.jar", "--x", "a b", "");

@@ -372,12 +372,16 @@ final class BenchCommand implements Callable<Integer> {
         return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
     }
 
+    /** Stops a spawned server and whatever it started (a wrapper script's server). */
     static void stop(Process process) {
+        List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
+        descendants.forEach(ProcessHandle::destroy);
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
+            descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
