@@ -45,6 +45,9 @@ final class Figures {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return "–";
         }
+        if (value >= 100) {
+            return String.format(Locale.ROOT, "%,.0f×", value);
+        }
         if (value >= 10) {
             return String.format(Locale.ROOT, "%.1f×", value);
         }

@@ -433,7 +433,9 @@ final class BenchCommand implements Callable<Integer> {
             description = {"Start Tern's user-directory example in a child process and load, at the same open-loop "
                 + "rate and one after another: MCP 2026-07-28 (stateless), MCP 2025-11-25 (session) and REST "
                 + "GET /users/{id}, all fetching the same user; print p50, p99, throughput and the server's CPU per "
-                + "call, with ratios against REST."})
+                + "call, with ratios against REST.",
+                "Each target is first primed for the warm-up time, so that none is measured on code the JIT has "
+                    + "not compiled yet; then each is measured after its own warm-up."})
     static final class Compare implements Callable<Integer> {
         @CommandLine.Option(names = "--rate", paramLabel = "N", defaultValue = "5000",
                 description = "Requests per second (default: ${DEFAULT-VALUE}).")
@@ -480,21 +482,40 @@ final class BenchCommand implements Callable<Integer> {
                 Duration timeout = Duration.ofSeconds(10);
                 String args = "{\"id\":" + dev.tern.protocol.Json.mapper().writeValueAsString(id) + "}";
                 Workload call = Workload.of(Operation.callTool("get_user", args));
-                List<RunResult> runs = new ArrayList<>();
-                runs.add(runOne(HttpMcpTarget.builder(mcp).era(Era.MODERN).http(version).timeout(timeout).build(),
-                        call, server.pid(), "MCP modern", spec));
-                runs.add(runOne(HttpMcpTarget.builder(mcp).era(Era.LEGACY).http(version).timeout(timeout).build(),
-                        call, server.pid(), "MCP legacy", spec));
+                Map<String, LoadRunner> runners = new LinkedHashMap<>();
+                runners.put("MCP modern", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.MODERN).http(version)
+                        .timeout(timeout).build(), call));
+                runners.put("MCP legacy", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.LEGACY).http(version)
+                        .timeout(timeout).build(), call));
                 URI users = mcp.resolve("/users/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8));
                 String baseline = "REST";
                 int status = probe(users);
                 if (status / 100 == 2) {
-                    runs.add(runOne(RestTarget.of(users, version, false, timeout, 64), Workload.of(Operation.rest(null)),
-                            server.pid(), "REST", spec));
+                    runners.put("REST", LoadRunner.of(RestTarget.of(users, version, false, timeout, 64),
+                            Workload.of(Operation.rest(null))));
                 } else {
                     err.println("tern bench compare: GET " + users + " answered " + status
                             + ": this server has no REST route for users; comparing the MCP eras only");
                     baseline = "MCP modern";
+                }
+                List<RunResult> runs = new ArrayList<>();
+                try {
+                    for (LoadRunner runner : runners.values()) {
+                        runner.sampling(server.pid()).open();
+                    }
+                    if (!spec.warmup().isZero()) {
+                        // Every target's code paths are compiled before any is measured, not only the first's.
+                        err.println("tern bench compare: priming each target for " + warmup);
+                        for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
+                            e.getValue().progress(p -> { }).run("priming " + e.getKey(),
+                                    LoadSpec.openLoop(rate, spec.warmup()));
+                        }
+                    }
+                    for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
+                        runs.add(run(e.getValue(), e.getKey(), spec, output.quiet));
+                    }
+                } finally {
+                    runners.values().forEach(LoadRunner::close);
                 }
                 BenchResult result = BenchResult.of(output.label("compare"), null, runs);
                 output.write(result, System.out, Reports.compare(List.of(result), baseline));
@@ -504,14 +525,6 @@ final class BenchCommand implements Callable<Integer> {
                 return 1;
             } finally {
                 stop(server);
-            }
-        }
-
-        private RunResult runOne(Target target, Workload workload, long pid, String name, LoadSpec spec)
-                throws Exception {
-            try (LoadRunner runner = LoadRunner.of(target, workload).sampling(pid)) {
-                runner.open();
-                return run(runner, name, spec, output.quiet);
             }
         }
 
