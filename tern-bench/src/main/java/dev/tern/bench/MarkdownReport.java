@@ -64,7 +64,8 @@ final class MarkdownReport {
             return "closed " + r.connections() + " conn";
         }
         if (r.phases() == null) {
-            return "open " + Figures.number(r.rate()) + "/s";
+            return "open " + Figures.number(r.rate()) + "/s" + (r.connections() > 0 ? ", " + r.connections()
+                    + " conn" : "");
         }
         StringBuilder b = new StringBuilder("open ");
         for (PhaseResult p : r.phases()) {

@@ -13,7 +13,8 @@ import java.util.Map;
  * @param workload the workload's description
  * @param mode {@code open} or {@code closed}
  * @param rate open loop: the (first) intended arrival rate; 0 in closed loop
- * @param connections closed loop: workers; 0 in open loop
+ * @param connections closed loop: workers; open loop: the most connections (HTTP/2 streams) the client could use
+ *     when the run was one of a sweep over them, else 0
  * @param seconds the measured window: from the end of the warm-up to the last measured completion
  * @param requests measured requests that completed or failed
  * @param ok of those, the successful ones
@@ -38,6 +39,13 @@ public record RunResult(String name, String target, String workload, String mode
     /** All failures, of every kind. */
     public long errorCount() {
         return errors == null ? 0 : errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** A copy reporting the client's connection limit (an open-loop point of a sweep over connections). */
+    public RunResult withConnections(int limit) {
+        return new RunResult(name, target, workload, mode, rate, limit, warmupSeconds, seconds, requests, ok, errors,
+                errorSamples, throughput, latency, percentiles, ttfb, connect, tls, serverSplit, process, phases,
+                series);
     }
 
     /** A copy with another name. */

@@ -60,12 +60,21 @@
       xAxis: { type: 'value', name: 'req/s', nameLocation: 'middle', nameGap: 28, scale: true },
       yAxis: { type: 'value', name: 'p99 ms', scale: true },
       series: sameTarget
-        ? ['closed', 'open'].map(function (mode) {
-            return { name: mode === 'open' ? 'open loop (rate)' : 'closed loop (connections)', type: 'line',
-                     symbolSize: 9,
-                     data: measured.filter(function (r) { return r.run.mode === mode; }).map(points),
-                     label: { show: true, position: 'top', formatter: function (p) { return p.value[2]; } } };
-          }).filter(function (s) { return s.data.length; })
+        ? (function () {
+            // One line per loop mode; open-loop points of a sweep over connections get a line per limit.
+            var groups = [];
+            var byName = {};
+            measured.forEach(function (r) {
+              var name = r.run.mode === 'closed' ? 'closed loop (connections)'
+                : r.run.connections > 0 ? 'open loop, ' + r.run.connections + ' conn' : 'open loop (rate)';
+              if (!byName[name]) { byName[name] = []; groups.push(name); }
+              byName[name].push(r);
+            });
+            return groups.map(function (name) {
+              return { name: name, type: 'line', symbolSize: 9, data: byName[name].map(points),
+                       label: { show: true, position: 'top', formatter: function (p) { return p.value[2]; } } };
+            });
+          })()
         : measured.map(function (r) {
             return { name: r.label, type: 'scatter', symbolSize: 12, data: [points(r)],
                      label: { show: true, position: 'top', formatter: function (p) { return p.value[2]; } } };

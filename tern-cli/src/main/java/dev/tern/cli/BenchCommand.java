@@ -99,8 +99,9 @@ final class BenchCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--rates", paramLabel = "N,N...", description = "With --sweep: open-loop rates.")
     String rates;
 
-    @CommandLine.Option(names = "--sweep", description = "Run once per --connections and --rates value and report "
-            + "the throughput/p99 surface.")
+    @CommandLine.Option(names = "--sweep", description = "Run once per --connections value (closed loop) or --rates "
+            + "value (open loop), or, given both, once per pair (open loop at each rate with at most that many "
+            + "connections): the throughput/p99 surface.")
     boolean sweep;
 
     @CommandLine.Option(names = "--burst", paramLabel = "LOW:HIGH:SECONDS",
@@ -173,59 +174,78 @@ final class BenchCommand implements Callable<Integer> {
         if (cold != null && rest != null) {
             return usage("--cold works with --url or --stdio");
         }
-        List<LoadSpec> specs;
-        List<String> names;
+        List<Point> points;
         Workload load;
-        Target target;
+        Duration requestTimeout;
         try {
-            Duration requestTimeout = Durations.parse(timeout);
+            requestTimeout = Durations.parse(timeout);
             load = workload();
-            specs = new ArrayList<>();
-            names = new ArrayList<>();
-            plan(specs, names, requestTimeout);
-            target = target(requestTimeout);
+            points = plan(requestTimeout);
+            era();
+            httpVersion();
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
 
         Process server = null;
+        LoadRunner runner = null;
         try {
             long spawnedAt = System.nanoTime();
             if (cold != null && url != null) {
                 server = new ProcessBuilder(StdioMcpTarget.split(cold)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             }
-            try (LoadRunner runner = LoadRunner.of(target, load)) {
-                if (pid != null) {
-                    runner.sampling(pid);
-                } else if (server != null) {
-                    runner.sampling(server.pid());
+            ColdStart coldStart = null;
+            List<RunResult> runs = new ArrayList<>();
+            int pool = -1;
+            for (Point point : points) {
+                // HTTP targets are rebuilt when the sweep changes their connection limit; stdio keeps its process.
+                if (runner == null || (stdio == null && point.pool() != pool)) {
+                    if (runner != null) {
+                        runner.close();
+                    }
+                    pool = point.pool();
+                    runner = LoadRunner.of(target(requestTimeout, pool), load);
+                    if (pid != null) {
+                        runner.sampling(pid);
+                    } else if (server != null) {
+                        runner.sampling(server.pid());
+                    }
+                    if (cold != null && coldStart == null) {
+                        String command = url != null ? cold : stdio;
+                        coldStart = runner.coldStart(command, spawnedAt, load.next(), Duration.ofSeconds(60));
+                        err.printf(Locale.ROOT, "tern bench: cold start %.1f ms to the first successful reply%n",
+                                coldStart.startToFirstCallMs());
+                    } else {
+                        runner.open();
+                    }
                 }
-                ColdStart coldStart = null;
-                if (cold != null) {
-                    String command = url != null ? cold : stdio;
-                    coldStart = runner.coldStart(command, spawnedAt, load.next(), Duration.ofSeconds(60));
-                    err.printf(Locale.ROOT, "tern bench: cold start %.1f ms to the first successful reply%n",
-                            coldStart.startToFirstCallMs());
-                } else {
-                    runner.open();
-                }
-                List<RunResult> runs = new ArrayList<>();
-                for (int i = 0; i < specs.size(); i++) {
-                    runs.add(run(runner, names.get(i), specs.get(i), output.quiet));
-                }
-                BenchResult result = BenchResult.of(output.label(target.describe()), coldStart, runs);
-                output.write(result, out, null);
-                return 0;
+                RunResult r = run(runner, point.name(), point.spec(), output.quiet);
+                runs.add(point.spec().open() && point.reportPool() ? r.withConnections(point.pool()) : r);
             }
+            BenchResult result = BenchResult.of(output.label(runner.target().describe()), coldStart, runs);
+            output.write(result, out, null);
+            return 0;
         } catch (java.util.concurrent.ExecutionException | java.io.IOException | IllegalStateException e) {
-            err.println("tern bench: " + target.describe() + ": " + describe(e));
+            err.println("tern bench: " + (runner == null ? "" : runner.target().describe() + ": ") + describe(e));
             return 1;
         } finally {
+            if (runner != null) {
+                runner.close();
+            }
             if (server != null) {
                 stop(server);
             }
         }
+    }
+
+    /**
+     * One run of the plan.
+     *
+     * @param pool the most HTTP/1.1 connections (HTTP/2 streams) the client may use
+     * @param reportPool whether an open-loop run reports {@code pool} as its connections (a sweep over both)
+     */
+    private record Point(String name, LoadSpec spec, int pool, boolean reportPool) {
     }
 
     private int usage(String message) {
@@ -233,49 +253,63 @@ final class BenchCommand implements Callable<Integer> {
         return 2;
     }
 
-    private void plan(List<LoadSpec> specs, List<String> names, Duration requestTimeout) {
+    private List<Point> plan(Duration requestTimeout) {
         Duration length = Durations.parse(duration);
         Duration warm = Durations.parse(warmup);
-        List<LoadSpec> base = new ArrayList<>();
+        List<Point> base = new ArrayList<>();
+        List<String> counts = list(connections);
+        List<String> rateList = list(rates);
         if (burst != null) {
             String[] p = burst.split(":");
             if (p.length != 3) {
                 throw new IllegalArgumentException("--burst: \"" + burst + "\" (expected: LOW:HIGH:SECONDS)");
             }
-            base.add(LoadSpec.burst(Double.parseDouble(p[0]), Double.parseDouble(p[1]), Durations.parse(p[2])));
-            names.add("burst " + p[0] + "→" + p[1] + "/s");
+            base.add(new Point("burst " + p[0] + "→" + p[1] + "/s", LoadSpec.burst(Double.parseDouble(p[0]),
+                    Double.parseDouble(p[1]), Durations.parse(p[2])), poolSize(), false));
         } else if (sweep) {
-            for (String c : list(connections)) {
-                base.add(LoadSpec.closedLoop(Integer.parseInt(c), length));
-                names.add("c=" + c);
-            }
-            for (String r : list(rates)) {
-                base.add(LoadSpec.openLoop(Double.parseDouble(r), length));
-                names.add("rate=" + r);
-            }
-            if (base.isEmpty()) {
+            if (counts.isEmpty() && rateList.isEmpty()) {
                 throw new IllegalArgumentException("--sweep needs --connections N,N,... and/or --rates N,N,...");
             }
+            if (rateList.isEmpty()) {
+                for (String c : counts) {
+                    int n = Integer.parseInt(c);
+                    base.add(new Point("c=" + c, LoadSpec.closedLoop(n, length), n, false));
+                }
+            } else if (counts.isEmpty()) {
+                for (String r : rateList) {
+                    base.add(new Point("rate=" + r, LoadSpec.openLoop(Double.parseDouble(r), length), poolSize(),
+                            false));
+                }
+            } else {
+                // The surface: every rate with every connection limit.
+                for (String c : counts) {
+                    for (String r : rateList) {
+                        base.add(new Point("c=" + c + " rate=" + r, LoadSpec.openLoop(Double.parseDouble(r), length),
+                                Integer.parseInt(c), true));
+                    }
+                }
+            }
         } else if (connections != null && rate == null) {
-            List<String> c = list(connections);
-            if (c.size() != 1) {
+            if (counts.size() != 1) {
                 throw new IllegalArgumentException("several --connections need --sweep");
             }
-            base.add(LoadSpec.closedLoop(Integer.parseInt(c.get(0)), length));
-            names.add("c=" + c.get(0));
+            int n = Integer.parseInt(counts.get(0));
+            base.add(new Point("c=" + n, LoadSpec.closedLoop(n, length), n, false));
         } else {
             if (connections != null) {
                 throw new IllegalArgumentException("--rate (open loop) and --connections (closed loop) exclude each "
                         + "other; both only with --sweep");
             }
             double r = rate == null ? 1000 : rate;
-            base.add(LoadSpec.openLoop(r, length));
-            names.add("rate=" + (r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r)));
+            base.add(new Point("rate=" + (r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r)),
+                    LoadSpec.openLoop(r, length), poolSize(), false));
         }
-        for (LoadSpec s : base) {
-            specs.add(s.withWarmup(warm).withMaxRequests(maxRequests).withMaxInFlight(maxInFlight)
-                    .withRequestTimeout(requestTimeout));
+        List<Point> out = new ArrayList<>();
+        for (Point p : base) {
+            out.add(new Point(p.name(), p.spec().withWarmup(warm).withMaxRequests(maxRequests)
+                    .withMaxInFlight(maxInFlight).withRequestTimeout(requestTimeout), p.pool(), p.reportPool()));
         }
+        return out;
     }
 
     private static List<String> list(String csv) {
@@ -322,29 +356,37 @@ final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    private Target target(Duration requestTimeout) {
-        Era e = switch (era.toLowerCase(Locale.ROOT)) {
+    private Era era() {
+        return switch (era.toLowerCase(Locale.ROOT)) {
             case "modern" -> Era.MODERN;
             case "legacy" -> Era.LEGACY;
             case "auto" -> Era.AUTO;
             default -> throw new IllegalArgumentException("--era: \"" + era + "\" (expected: modern, legacy or auto)");
         };
-        if (stdio != null) {
-            return StdioMcpTarget.of(StdioMcpTarget.split(stdio), e, requestTimeout);
-        }
-        URI u = url != null ? url : rest;
-        HttpVersion version = http != null ? HttpVersion.parse(http)
-                : "https".equalsIgnoreCase(u.getScheme()) ? HttpVersion.H2 : HttpVersion.HTTP_1_1;
-        if (rest != null) {
-            return RestTarget.of(u, version, insecure, requestTimeout, poolSize());
-        }
-        return HttpMcpTarget.builder(u).era(e).http(version).insecure(insecure).timeout(requestTimeout)
-                .connections(poolSize()).build();
     }
 
-    /** HTTP/1.1 connections (HTTP/2 streams) the client may open: the most --connections asks for, else 64. */
-    private int poolSize() {
-        return list(connections).stream().mapToInt(Integer::parseInt).max().orElse(64);
+    private HttpVersion httpVersion() {
+        URI u = url != null ? url : rest;
+        if (http != null) {
+            return HttpVersion.parse(http);
+        }
+        return u != null && "https".equalsIgnoreCase(u.getScheme()) ? HttpVersion.H2 : HttpVersion.HTTP_1_1;
+    }
+
+    private Target target(Duration requestTimeout, int pool) {
+        if (stdio != null) {
+            return StdioMcpTarget.of(StdioMcpTarget.split(stdio), era(), requestTimeout);
+        }
+        if (rest != null) {
+            return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool);
+        }
+        return HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure).timeout(requestTimeout)
+                .connections(pool).build();
+    }
+
+    /** HTTP/1.1 connections (HTTP/2 streams) an open-loop run may use. */
+    private static int poolSize() {
+        return 64;
     }
 
     static RunResult run(LoadRunner runner, String name, LoadSpec spec, boolean quiet) throws Exception {

@@ -91,6 +91,24 @@ class BenchCommandTest {
     }
 
     @Test
+    void aSweepOverRatesAndConnectionsIsASurface(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("surface.json");
+        assertThat(bench("--url", transport.url(), "--sweep", "--connections", "1,4", "--rates", "50,100",
+                "--duration", "500ms", "--warmup", "0s", "-q", "--json", out.toString())).isZero();
+
+        BenchResult result = Reports.readJson(out);
+        assertThat(result.runs()).extracting(RunResult::name)
+                .containsExactly("c=1 rate=50", "c=1 rate=100", "c=4 rate=50", "c=4 rate=100");
+        assertThat(result.runs()).extracting(RunResult::connections).containsExactly(1, 1, 4, 4);
+        assertThat(result.runs()).extracting(RunResult::requests).containsExactly(25L, 50L, 25L, 50L);
+        assertThat(result.runs()).allSatisfy(r -> assertThat(r.errors()).isEmpty());
+        // A client per connection limit: one connection for the first two points, at most four for the others.
+        assertThat(result.runs().get(0).connect().count()).isEqualTo(1);
+        assertThat(result.runs().get(1).connect()).isNull();
+        assertThat(result.runs().get(2).connect().count()).isBetween(1L, 4L);
+    }
+
+    @Test
     void aRestEndpointAndABurst(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("burst.json");
         String health = transport.url().replace("/mcp", "/health");
