@@ -90,6 +90,21 @@ class ReportsFromARealRunTest {
                             .contains("| tls | ").contains(" %");
                 }
             }
+            // Connections opened after the first handshake resume its session.
+            HttpMcpTarget target = HttpMcpTarget.builder(java.net.URI.create(tls.url())).era(Era.MODERN)
+                    .http(dev.tern.bench.targets.HttpVersion.HTTP_1_1).insecure(true).connections(4).build();
+            try (LoadRunner runner = LoadRunner.of(target,
+                    Workload.of(Operation.callTool("get_user", "{\"id\":\"7\"}")))) {
+                RunResult one = runner.run("one", LoadSpec.closedLoop(1, Duration.ofSeconds(30)).withMaxRequests(10));
+                RunResult four = runner.run("four", LoadSpec.closedLoop(4, Duration.ofSeconds(30))
+                        .withMaxRequests(60));
+
+                // (even the first may resume: the development trust settings share one session cache)
+                assertThat(one.tls().full() + one.tls().resumed()).isEqualTo(one.connect().count());
+                assertThat(four.tls().resumed()).isPositive();
+                assertThat(four.tls().resumptionRate()).isPositive();
+                assertThat(four.tls().resumedHandshake()).isNotNull();
+            }
         } finally {
             tls.close();
         }
