@@ -21,7 +21,7 @@ final class HtmlReport {
     private HtmlReport() {
     }
 
-    static String of(BenchResult result, String ignored) {
+    static String of(BenchResult result) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (RunResult run : result.runs()) {
             String label = result.runs().size() == 1 && result.label() != null && !result.label().isBlank()

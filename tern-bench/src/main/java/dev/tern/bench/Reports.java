@@ -42,7 +42,7 @@ public final class Reports {
 
     /** A self-contained HTML page with tables and charts (the charting library is inlined; no network needed). */
     public static String html(BenchResult result) {
-        return HtmlReport.of(result, null);
+        return HtmlReport.of(result);
     }
 
     /**

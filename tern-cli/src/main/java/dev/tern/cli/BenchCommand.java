@@ -226,7 +226,10 @@ final class BenchCommand implements Callable<Integer> {
             BenchResult result = BenchResult.of(output.label(runner.target().describe()), coldStart, runs);
             output.write(result, out, null);
             return 0;
-        } catch (java.util.concurrent.ExecutionException | java.io.IOException | IllegalStateException e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } catch (Exception e) {
             err.println("tern bench: " + (runner == null ? "" : runner.target().describe() + ": ") + describe(e));
             return 1;
         } finally {
@@ -562,7 +565,10 @@ final class BenchCommand implements Callable<Integer> {
                 BenchResult result = BenchResult.of(output.label("compare"), null, runs);
                 output.write(result, System.out, Reports.compare(List.of(result), baseline));
                 return 0;
-            } catch (java.util.concurrent.ExecutionException | java.io.IOException | IllegalStateException e) {
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
+            } catch (Exception e) {
                 err.println("tern bench compare: " + describe(e));
                 return 1;
             } finally {
