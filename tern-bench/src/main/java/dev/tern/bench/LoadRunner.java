@@ -56,7 +56,7 @@ public final class LoadRunner implements AutoCloseable {
     /** Opens the target. Connections it opens now are counted in the first run. */
     public LoadRunner open() throws Exception {
         if (!opened) {
-            beforeFirstRun = new Measurement(System.nanoTime(), System.nanoTime(), 1);
+            beforeFirstRun = new Measurement(System.nanoTime(), System.nanoTime(), 1, null);
             current = beforeFirstRun;
             target.open(new ConnectionObserver() {
                 @Override
@@ -120,7 +120,8 @@ public final class LoadRunner implements AutoCloseable {
         long start = System.nanoTime() + 1_000_000;
         long measureFrom = start + spec.warmup().toNanos();
         int phases = spec.open() ? spec.steps().size() : 1;
-        Measurement m = new Measurement(start, measureFrom, phases);
+        Measurement m = new Measurement(start, measureFrom, phases,
+                Outcome.failed(Outcome.Status.TIMEOUT, "no reply within " + spec.requestTimeout()));
         if (beforeFirstRun != null) {
             m.adoptConnections(beforeFirstRun);
             beforeFirstRun = null;
@@ -205,8 +206,7 @@ public final class LoadRunner implements AutoCloseable {
         } catch (RuntimeException e) {
             reply = CompletableFuture.completedFuture(Outcome.transport(e));
         }
-        return reply.completeOnTimeout(Outcome.failed(Outcome.Status.TIMEOUT, "no reply within " + timeout),
-                        timeout.toNanos(), TimeUnit.NANOSECONDS)
+        return reply.completeOnTimeout(m.timeoutOutcome, timeout.toNanos(), TimeUnit.NANOSECONDS)
                 .handle((outcome, error) -> {
                     long now = System.nanoTime();
                     m.record(timedFrom, phase, outcome != null ? outcome : Outcome.transport(error), now);

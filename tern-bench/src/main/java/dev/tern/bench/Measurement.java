@@ -47,7 +47,11 @@ final class Measurement implements ConnectionObserver {
     private final LongAdder errorsAll = new LongAdder();
     private volatile boolean closed;
 
-    Measurement(long startNanos, long measureFromNanos, int phases) {
+    /** What a request without a reply in time becomes (made once per run, not per request). */
+    final Outcome timeoutOutcome;
+
+    Measurement(long startNanos, long measureFromNanos, int phases, Outcome timeoutOutcome) {
+        this.timeoutOutcome = timeoutOutcome;
         this.startNanos = startNanos;
         this.measureFromNanos = measureFromNanos;
         this.phases = phases;

@@ -60,6 +60,7 @@ public record Outcome(Status status, String detail, long sentNanos, long firstBy
         return new Outcome(status, detail, 0, 0, null);
     }
 
+    /** A request that failed with {@code error}: {@link Status#TIMEOUT} for a timeout, else {@link Status#TRANSPORT}. */
     public static Outcome transport(Throwable error) {
         Throwable cause = error;
         while ((cause instanceof java.util.concurrent.CompletionException
@@ -67,7 +68,8 @@ public record Outcome(Status status, String detail, long sentNanos, long firstBy
             cause = cause.getCause();
         }
         String message = cause.getMessage();
-        return failed(Status.TRANSPORT, cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+        return failed(cause instanceof java.util.concurrent.TimeoutException ? Status.TIMEOUT : Status.TRANSPORT,
+                cause.getClass().getSimpleName() + (message == null ? "" : ": " + message));
     }
 
     /** The same outcome with the request's timings attached. */

@@ -104,6 +104,18 @@ class PiecesTest {
     }
 
     @Test
+    void failuresAreSortedIntoTimeoutsAndTransportErrors() {
+        Outcome late = Outcome.transport(new java.util.concurrent.CompletionException(
+                new java.util.concurrent.TimeoutException("no complete response within PT10S")));
+        Outcome refused = Outcome.transport(new java.net.ConnectException("Connection refused"));
+
+        assertThat(late.status()).isEqualTo(Outcome.Status.TIMEOUT);
+        assertThat(late.detail()).isEqualTo("TimeoutException: no complete response within PT10S");
+        assertThat(refused.status()).isEqualTo(Outcome.Status.TRANSPORT);
+        assertThat(refused.status().answered()).isFalse();
+    }
+
+    @Test
     void commandLinesSplitLikeAShell() {
         assertThat(StdioMcpTarget.split("java -jar 'my server.jar' --x \"a b\" ''"))
                 .containsExactly("java", "-jar", "my server.jar", "--x", "a b", "");
