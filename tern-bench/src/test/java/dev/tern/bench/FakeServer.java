@@ -69,6 +69,19 @@ final class FakeServer implements AutoCloseable {
                 return;
             }
             byte[] reply = text.contains("\"missing\"") ? TOOL_ERROR : RESULT;
+            if (text.contains("\"sse\"")) {
+                // As a Streamable HTTP server may: a progress notification first, then the response, as SSE events.
+                reply = ("event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                        + "\"params\":{\"progressToken\":1,\"progress\":1}}\n\nid: 2\nevent: message\ndata: "
+                        + new String(text.contains("\"isError\"") ? TOOL_ERROR : RESULT, StandardCharsets.UTF_8)
+                        + "\n\n").getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, reply.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(reply);
+                }
+                return;
+            }
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.getResponseHeaders().add("Server-Timing",
                     "parse;dur=0.010, queue;dur=0.002, exec;dur=" + service / 1e6 + ", ser;dur=0.005");

@@ -137,6 +137,20 @@ class MeasuresWhatItClaimsTest {
     }
 
     @Test
+    void sseRepliesAreReadToTheirResponseEvent() throws Exception {
+        Workload sse = Workload.mix(new java.util.LinkedHashMap<>(java.util.Map.of(
+                Operation.callTool("get_user", "{\"id\":\"sse\"}"), 1,
+                Operation.callTool("get_user", "{\"id\":\"sse\",\"isError\":true}"), 1)));
+        try (FakeServer server = new FakeServer(Duration.ZERO);
+                LoadRunner runner = LoadRunner.of(target(server), sse)) {
+            RunResult r = runner.run("sse", LoadSpec.closedLoop(2, Duration.ofSeconds(30)).withMaxRequests(40));
+
+            assertThat(r.ok()).isEqualTo(20);
+            assertThat(r.errors()).containsExactly(java.util.Map.entry("tool_error", 20L));
+        }
+    }
+
+    @Test
     void burstStepsAreMeasuredSeparately() throws Exception {
         try (FakeServer server = new FakeServer(Duration.ofMillis(1));
                 LoadRunner runner = LoadRunner.of(target(server), Workload.of(GET_USER))) {
