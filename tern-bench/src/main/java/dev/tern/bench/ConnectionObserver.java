@@ -1,0 +1,20 @@
+package dev.tern.bench;
+
+/** Where a target reports what it learns about its connections. Called from any thread. */
+public interface ConnectionObserver {
+    /** A connection was established; {@code connectNanos} is the TCP connect time. */
+    void connected(long connectNanos);
+
+    /** A TLS handshake finished in {@code handshakeNanos}; {@code resumed} when an earlier session was resumed. */
+    void tlsHandshake(long handshakeNanos, boolean resumed);
+
+    ConnectionObserver NONE = new ConnectionObserver() {
+        @Override
+        public void connected(long connectNanos) {
+        }
+
+        @Override
+        public void tlsHandshake(long handshakeNanos, boolean resumed) {
+        }
+    };
+}

@@ -1,0 +1,79 @@
+package dev.tern.bench.targets;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import dev.tern.bench.ConnectionObserver;
+import dev.tern.bench.Outcome;
+import dev.tern.bench.ServerTiming;
+import dev.tern.client.http.ClientTls;
+import dev.tern.client.http.ConnectionInfo;
+import dev.tern.client.http.ConnectionListener;
+import dev.tern.client.http.HttpCall;
+import dev.tern.client.http.HttpClientEngine;
+import dev.tern.client.http.HttpProtocol;
+import dev.tern.client.http.HttpReply;
+
+/**
+ * HTTP over Tern's client engine: a keep-alive pool (HTTP/1.1) or multiplexed streams (h2c, h2), with connect and TLS
+ * handshake times, resumption, and each request's send and first-byte instants.
+ */
+final class EngineHttp implements AutoCloseable {
+    final HttpVersion version;
+    final HttpClientEngine engine;
+    private volatile ConnectionObserver observer = ConnectionObserver.NONE;
+
+    EngineHttp(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
+        this.version = version;
+        HttpClientEngine.Builder b = HttpClientEngine.builder(uri)
+                .protocol(switch (version) {
+                    case HTTP_1_1 -> HttpProtocol.HTTP_1_1;
+                    case H2C -> HttpProtocol.H2C;
+                    case H2 -> HttpProtocol.H2;
+                })
+                .responseTimeout(timeout)
+                .connectionListener(new ConnectionListener() {
+                    @Override
+                    public void connected(ConnectionInfo info) {
+                        ConnectionObserver o = observer;
+                        o.connected(info.connectNanos());
+                        if (info.tls()) {
+                            o.tlsHandshake(info.tlsHandshakeNanos(), info.tlsResumed());
+                        }
+                    }
+                });
+        if (version == HttpVersion.HTTP_1_1) {
+            b.maxConnections(connections);
+        } else {
+            b.maxConcurrentStreams(connections);
+        }
+        if ("https".equalsIgnoreCase(uri.getScheme())) {
+            b.tls(insecure ? ClientTls.insecure() : ClientTls.system());
+        }
+        this.engine = b.build();
+    }
+
+    void observe(ConnectionObserver o) {
+        this.observer = o == null ? ConnectionObserver.NONE : o;
+    }
+
+    CompletableFuture<HttpReply> send(HttpCall call) {
+        return engine.send(call);
+    }
+
+    static Outcome timed(HttpReply r, Outcome o) {
+        return o.withTimings(r.sentNanos(), r.firstByteNanos(),
+                ServerTiming.parse(String.join(",", r.headers("server-timing"))));
+    }
+
+    static HttpCall post(String body) {
+        return HttpCall.post(null, "application/json", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

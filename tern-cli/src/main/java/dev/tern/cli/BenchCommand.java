@@ -1,0 +1,672 @@
+package dev.tern.cli;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.tern.bench.BenchResult;
+import dev.tern.bench.ColdStart;
+import dev.tern.bench.Comparison;
+import dev.tern.bench.Durations;
+import dev.tern.bench.LoadRunner;
+import dev.tern.bench.LoadSpec;
+import dev.tern.bench.Operation;
+import dev.tern.bench.Progress;
+import dev.tern.bench.Reports;
+import dev.tern.bench.RunResult;
+import dev.tern.bench.Target;
+import dev.tern.bench.Workload;
+import dev.tern.bench.targets.Era;
+import dev.tern.bench.targets.HttpMcpTarget;
+import dev.tern.bench.targets.HttpVersion;
+import dev.tern.bench.targets.RestTarget;
+import dev.tern.bench.targets.StdioMcpTarget;
+import picocli.CommandLine;
+
+/** {@code tern bench}: load an MCP server (or a REST endpoint) and report latency, throughput and cost. */
+@CommandLine.Command(name = "bench", mixinStandardHelpOptions = true,
+        subcommands = {BenchCommand.Compare.class, BenchCommand.Report.class},
+        description = {"Load an MCP server over HTTP or stdio, or a REST endpoint, and report latency percentiles, "
+            + "throughput, errors and server cost.",
+            "Open loop (--rate) sends at a constant arrival rate and times each request from its intended send time "
+                + "(coordinated omission corrected); closed loop (--connections) keeps N requests outstanding and "
+                + "measures saturation throughput.",
+            "Prints a Markdown table on stdout (progress on stderr); --json, --md and --html write files."},
+        footer = {"", "Examples:",
+            "  tern bench --url http://127.0.0.1:8080/mcp --rate 5000 --duration 30s",
+            "  tern bench --url http://127.0.0.1:8080/mcp --sweep --connections 1,8,32 --html sweep.html",
+            "  tern bench --stdio \"./tern serve --stdio\" --cold --connections 4 --duration 10s",
+            "  tern bench --rest http://127.0.0.1:8080/users/42 --rate 5000",
+            "  tern bench compare --rate 5000 --duration 20s",
+            "  tern bench report --baseline tern tern.json sdk.json --html peers.html"})
+final class BenchCommand implements Callable<Integer> {
+    private final PrintStream out = System.out;
+    private final PrintStream err = System.err;
+
+    @CommandLine.Option(names = "--url", paramLabel = "URL", description = "An MCP endpoint over Streamable HTTP.")
+    URI url;
+
+    @CommandLine.Option(names = "--rest", paramLabel = "URL",
+            description = "A plain HTTP endpoint: GET, or POST with --body.")
+    URI rest;
+
+    @CommandLine.Option(names = "--stdio", paramLabel = "COMMAND",
+            description = "An MCP server to spawn and speak to over stdin/stdout, e.g. \"./tern serve --stdio\".")
+    String stdio;
+
+    @CommandLine.Option(names = "--body", paramLabel = "JSON", description = "With --rest: POST this body.")
+    String body;
+
+    @CommandLine.Option(names = "--era", paramLabel = "ERA", defaultValue = "auto",
+            description = "modern (2026-07-28, stateless), legacy (2025-11-25 session) or auto: modern when the "
+                + "server answers server/discover, else legacy (default: ${DEFAULT-VALUE}).")
+    String era;
+
+    @CommandLine.Option(names = "--http", paramLabel = "VERSION",
+            description = "1.1, h2c or h2 (default: 1.1 for http://, h2 for https://).")
+    String http;
+
+    @CommandLine.Option(names = "--insecure", description = "Trust any TLS certificate (self-signed development ones).")
+    boolean insecure;
+
+    @CommandLine.Option(names = "--rate", paramLabel = "N",
+            description = "Open loop: requests per second (default when neither --rate nor --connections: 1000).")
+    Double rate;
+
+    @CommandLine.Option(names = "--connections", paramLabel = "N[,N...]",
+            description = "Closed loop: concurrent requests (a list with --sweep); over HTTP/1.1 as many connections, "
+                + "over HTTP/2 as many streams on one connection. Open loop uses up to 64.")
+    String connections;
+
+    @CommandLine.Option(names = "--rates", paramLabel = "N,N...", description = "With --sweep: open-loop rates.")
+    String rates;
+
+    @CommandLine.Option(names = "--sweep", description = "Run once per --connections value (closed loop) or --rates "
+            + "value (open loop), or, given both, once per pair (open loop at each rate with at most that many "
+            + "connections): the throughput/p99 surface.")
+    boolean sweep;
+
+    @CommandLine.Option(names = "--burst", paramLabel = "LOW:HIGH:SECONDS",
+            description = "Open loop at LOW, then HIGH, then LOW requests/s, each for SECONDS.")
+    String burst;
+
+    @CommandLine.Option(names = "--duration", paramLabel = "TIME", defaultValue = "30s",
+            description = "How long to measure (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @CommandLine.Option(names = "--warmup", paramLabel = "TIME", defaultValue = "5s",
+            description = "Load before measuring, excluded from the figures (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @CommandLine.Option(names = "--max-requests", paramLabel = "N", defaultValue = "0",
+            description = "Stop after N measured requests (default: only --duration bounds the run).")
+    long maxRequests;
+
+    @CommandLine.Option(names = "--max-in-flight", paramLabel = "N", defaultValue = "500",
+            description = "Open loop: requests outstanding at once; more count as overflow errors (default: "
+                + "${DEFAULT-VALUE}).")
+    int maxInFlight;
+
+    @CommandLine.Option(names = "--timeout", paramLabel = "TIME", defaultValue = "10s",
+            description = "A request without a reply by then is a timeout error (default: ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @CommandLine.Option(names = "--workload", paramLabel = "KIND", defaultValue = "call",
+            description = "call (tools/call), list (tools/list), read (resources/read) or mix (default: "
+                + "${DEFAULT-VALUE}).")
+    String workload;
+
+    @CommandLine.Option(names = "--tool", paramLabel = "NAME", defaultValue = "get_user",
+            description = "The tool to call (default: ${DEFAULT-VALUE}).")
+    String tool;
+
+    @CommandLine.Option(names = "--args", paramLabel = "JSON", defaultValue = "{\"id\":\"42\"}",
+            description = "The tool's arguments (default: ${DEFAULT-VALUE}).")
+    String args;
+
+    @CommandLine.Option(names = "--uri", paramLabel = "URI", defaultValue = "user://42",
+            description = "The resource to read (default: ${DEFAULT-VALUE}).")
+    String uri;
+
+    @CommandLine.Option(names = "--mix", paramLabel = "KIND:WEIGHT,...", defaultValue = "call:8,list:1,read:1",
+            description = "With --workload mix: weights (default: ${DEFAULT-VALUE}).")
+    String mix;
+
+    @CommandLine.Option(names = "--pid", paramLabel = "PID", description = "Sample this local server process's CPU "
+            + "time and memory (a spawned server is sampled without it).")
+    Long pid;
+
+    @CommandLine.Option(names = "--cold", paramLabel = "COMMAND", arity = "0..1", fallbackValue = "",
+            description = "Measure a cold start: spawn COMMAND (with --url; with --stdio the --stdio command itself, "
+                + "COMMAND may be left out) and time it to its first successful reply; then run warm.")
+    String cold;
+
+    @CommandLine.Mixin
+    Output output = new Output();
+
+    @Override
+    public Integer call() throws Exception {
+        int targets = (url != null ? 1 : 0) + (rest != null ? 1 : 0) + (stdio != null ? 1 : 0);
+        if (targets != 1) {
+            return usage("give exactly one of --url, --rest or --stdio");
+        }
+        if (cold != null && cold.isBlank() && stdio == null) {
+            return usage("--cold needs the server's command (with --url)");
+        }
+        if (cold != null && rest != null) {
+            return usage("--cold works with --url or --stdio");
+        }
+        List<Point> points;
+        Workload load;
+        Duration requestTimeout;
+        try {
+            requestTimeout = Durations.parse(timeout);
+            load = workload();
+            points = plan(requestTimeout);
+            era();
+            httpVersion();
+        } catch (IllegalArgumentException e) {
+            return usage(e.getMessage());
+        }
+
+        Process server = null;
+        LoadRunner runner = null;
+        try {
+            long spawnedAt = System.nanoTime();
+            if (cold != null && url != null) {
+                server = new ProcessBuilder(StdioMcpTarget.split(cold)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            }
+            ColdStart coldStart = null;
+            List<RunResult> runs = new ArrayList<>();
+            int pool = -1;
+            for (Point point : points) {
+                // HTTP targets are rebuilt when the sweep changes their connection limit; stdio keeps its process.
+                if (runner == null || (stdio == null && point.pool() != pool)) {
+                    if (runner != null) {
+                        runner.close();
+                    }
+                    pool = point.pool();
+                    runner = LoadRunner.of(target(requestTimeout, pool), load);
+                    if (pid != null) {
+                        runner.sampling(pid);
+                    } else if (server != null) {
+                        runner.sampling(server.pid());
+                    }
+                    if (cold != null && coldStart == null) {
+                        String command = url != null ? cold : stdio;
+                        coldStart = runner.coldStart(command, spawnedAt, load.next(), Duration.ofSeconds(60));
+                        err.printf(Locale.ROOT, "tern bench: cold start %.1f ms to the first successful reply%n",
+                                coldStart.startToFirstCallMs());
+                    } else {
+                        runner.open();
+                    }
+                }
+                RunResult r = run(runner, point.name(), point.spec(), output.quiet);
+                runs.add(point.spec().open() && point.reportPool() ? r.withConnections(point.pool()) : r);
+            }
+            BenchResult result = BenchResult.of(output.label(runner.target().describe()), coldStart, runs);
+            output.write(result, out, null);
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } catch (Exception e) {
+            err.println("tern bench: " + (runner == null ? "" : runner.target().describe() + ": ") + describe(e));
+            return 1;
+        } finally {
+            if (runner != null) {
+                runner.close();
+            }
+            if (server != null) {
+                stop(server);
+            }
+        }
+    }
+
+    /**
+     * One run of the plan.
+     *
+     * @param pool the most HTTP/1.1 connections (HTTP/2 streams) the client may use
+     * @param reportPool whether an open-loop run reports {@code pool} as its connections (a sweep over both)
+     */
+    private record Point(String name, LoadSpec spec, int pool, boolean reportPool) {
+    }
+
+    private int usage(String message) {
+        err.println("tern bench: " + message + " (see tern bench --help)");
+        return 2;
+    }
+
+    private List<Point> plan(Duration requestTimeout) {
+        Duration length = Durations.parse(duration);
+        Duration warm = Durations.parse(warmup);
+        List<Point> base = new ArrayList<>();
+        List<String> counts = list(connections);
+        List<String> rateList = list(rates);
+        if (burst != null) {
+            String[] p = burst.split(":");
+            if (p.length != 3) {
+                throw new IllegalArgumentException("--burst: \"" + burst + "\" (expected: LOW:HIGH:SECONDS)");
+            }
+            base.add(new Point("burst " + p[0] + "→" + p[1] + "/s", LoadSpec.burst(Double.parseDouble(p[0]),
+                    Double.parseDouble(p[1]), Durations.parse(p[2])), poolSize(), false));
+        } else if (sweep) {
+            if (counts.isEmpty() && rateList.isEmpty()) {
+                throw new IllegalArgumentException("--sweep needs --connections N,N,... and/or --rates N,N,...");
+            }
+            if (rateList.isEmpty()) {
+                for (String c : counts) {
+                    int n = Integer.parseInt(c);
+                    base.add(new Point("c=" + c, LoadSpec.closedLoop(n, length), n, false));
+                }
+            } else if (counts.isEmpty()) {
+                for (String r : rateList) {
+                    base.add(new Point("rate=" + r, LoadSpec.openLoop(Double.parseDouble(r), length), poolSize(),
+                            false));
+                }
+            } else {
+                // The surface: every rate with every connection limit.
+                for (String c : counts) {
+                    for (String r : rateList) {
+                        base.add(new Point("c=" + c + " rate=" + r, LoadSpec.openLoop(Double.parseDouble(r), length),
+                                Integer.parseInt(c), true));
+                    }
+                }
+            }
+        } else if (connections != null && rate == null) {
+            if (counts.size() != 1) {
+                throw new IllegalArgumentException("several --connections need --sweep");
+            }
+            int n = Integer.parseInt(counts.get(0));
+            base.add(new Point("c=" + n, LoadSpec.closedLoop(n, length), n, false));
+        } else {
+            if (connections != null) {
+                throw new IllegalArgumentException("--rate (open loop) and --connections (closed loop) exclude each "
+                        + "other; both only with --sweep");
+            }
+            double r = rate == null ? 1000 : rate;
+            base.add(new Point("rate=" + (r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r)),
+                    LoadSpec.openLoop(r, length), poolSize(), false));
+        }
+        List<Point> out = new ArrayList<>();
+        for (Point p : base) {
+            out.add(new Point(p.name(), p.spec().withWarmup(warm).withMaxRequests(maxRequests)
+                    .withMaxInFlight(maxInFlight).withRequestTimeout(requestTimeout), p.pool(), p.reportPool()));
+        }
+        return out;
+    }
+
+    private static List<String> list(String csv) {
+        List<String> out = new ArrayList<>();
+        if (csv != null) {
+            for (String part : csv.split(",")) {
+                if (!part.isBlank()) {
+                    out.add(part.strip());
+                }
+            }
+        }
+        return out;
+    }
+
+    private Workload workload() {
+        Operation call = Operation.callTool(tool, args);
+        if (rest != null) {
+            return Workload.of(Operation.rest(body));
+        }
+        return switch (workload.toLowerCase(Locale.ROOT)) {
+            case "call" -> Workload.of(call);
+            case "list" -> Workload.of(Operation.listTools());
+            case "read" -> Workload.of(Operation.readResource(uri));
+            case "mix" -> {
+                Map<Operation, Integer> weights = new LinkedHashMap<>();
+                for (String part : list(mix)) {
+                    String[] kv = part.split(":");
+                    if (kv.length != 2) {
+                        throw new IllegalArgumentException("--mix: \"" + part + "\" (expected: KIND:WEIGHT)");
+                    }
+                    Operation op = switch (kv[0].strip().toLowerCase(Locale.ROOT)) {
+                        case "call" -> call;
+                        case "list" -> Operation.listTools();
+                        case "read" -> Operation.readResource(uri);
+                        default -> throw new IllegalArgumentException("--mix: \"" + kv[0]
+                                + "\" (expected: call, list or read)");
+                    };
+                    weights.merge(op, Integer.parseInt(kv[1].strip()), Integer::sum);
+                }
+                yield Workload.mix(weights);
+            }
+            default -> throw new IllegalArgumentException("--workload: \"" + workload
+                    + "\" (expected: call, list, read or mix)");
+        };
+    }
+
+    private Era era() {
+        return switch (era.toLowerCase(Locale.ROOT)) {
+            case "modern" -> Era.MODERN;
+            case "legacy" -> Era.LEGACY;
+            case "auto" -> Era.AUTO;
+            default -> throw new IllegalArgumentException("--era: \"" + era + "\" (expected: modern, legacy or auto)");
+        };
+    }
+
+    private HttpVersion httpVersion() {
+        URI u = url != null ? url : rest;
+        if (http != null) {
+            return HttpVersion.parse(http);
+        }
+        return u != null && "https".equalsIgnoreCase(u.getScheme()) ? HttpVersion.H2 : HttpVersion.HTTP_1_1;
+    }
+
+    private Target target(Duration requestTimeout, int pool) {
+        if (stdio != null) {
+            return StdioMcpTarget.of(StdioMcpTarget.split(stdio), era(), requestTimeout);
+        }
+        if (rest != null) {
+            return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool);
+        }
+        return HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure).timeout(requestTimeout)
+                .connections(pool).build();
+    }
+
+    /** HTTP/1.1 connections (HTTP/2 streams) an open-loop run may use. */
+    private static int poolSize() {
+        return 64;
+    }
+
+    static RunResult run(LoadRunner runner, String name, LoadSpec spec, boolean quiet) throws Exception {
+        PrintStream err = System.err;
+        err.println("tern bench: " + runner.target().describe() + ", " + spec.describe()
+                + (spec.warmup().isZero() ? "" : ", warm-up " + spec.warmup().toMillis() / 1000.0 + " s"));
+        boolean live = !quiet && spec.warmup().plus(spec.duration()).compareTo(Duration.ofSeconds(3)) > 0;
+        Consumer<Progress> line = p -> {
+            if (live) {
+                err.print("\r" + p.line() + "\033[K");
+                err.flush();
+            }
+        };
+        RunResult r = runner.progress(line).run(name, spec);
+        if (live) {
+            err.print("\r\033[K");
+            err.flush();
+        }
+        return r;
+    }
+
+    static String describe(Throwable e) {
+        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
+    }
+
+    /** Stops a spawned server and whatever it started (a wrapper script's server). */
+    static void stop(Process process) {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroy();
+        descendants.forEach(ProcessHandle::destroy);
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+            descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+
+    /** Where results go: stdout, and the files asked for. */
+    static final class Output {
+        @CommandLine.Option(names = "--json", paramLabel = "FILE", description = "Write the results as JSON.")
+        Path json;
+
+        @CommandLine.Option(names = "--md", paramLabel = "FILE", description = "Write the Markdown report.")
+        Path md;
+
+        @CommandLine.Option(names = "--html", paramLabel = "FILE",
+                description = "Write a self-contained HTML report with charts.")
+        Path html;
+
+        @CommandLine.Option(names = "--label", paramLabel = "NAME",
+                description = "Name these results (in merged reports: tern bench report).")
+        String label;
+
+        @CommandLine.Option(names = {"-q", "--quiet"}, description = "No progress line.")
+        boolean quiet;
+
+        String label(String fallback) {
+            return label != null ? label : fallback;
+        }
+
+        void write(BenchResult result, PrintStream out, Comparison comparison) throws java.io.IOException {
+            String markdown = comparison == null ? Reports.markdown(result)
+                    : comparison.markdown() + "\n" + Reports.markdown(result);
+            out.print(markdown);
+            out.flush();
+            if (json != null) {
+                Reports.write(json, Reports.json(result));
+            }
+            if (md != null) {
+                Reports.write(md, markdown);
+            }
+            if (html != null) {
+                Reports.write(html, comparison == null ? Reports.html(result) : comparison.html());
+            }
+        }
+    }
+
+    /** {@code tern bench compare}: MCP (both eras) against REST on the same Tern server, at one rate. */
+    @CommandLine.Command(name = "compare", mixinStandardHelpOptions = true,
+            description = {"Start Tern's user-directory example in a child process and load, at the same open-loop "
+                + "rate and one after another: MCP 2026-07-28 (stateless), MCP 2025-11-25 (session) and REST "
+                + "GET /users/{id}, all fetching the same user; print p50, p99, throughput and the server's CPU per "
+                + "call, with ratios against REST.",
+                "Each target is first primed for the warm-up time, so that none is measured on code the JIT has "
+                    + "not compiled yet; then each is measured after its own warm-up."})
+    static final class Compare implements Callable<Integer> {
+        @CommandLine.Option(names = "--rate", paramLabel = "N", defaultValue = "5000",
+                description = "Requests per second (default: ${DEFAULT-VALUE}).")
+        double rate;
+
+        @CommandLine.Option(names = "--duration", paramLabel = "TIME", defaultValue = "20s",
+                description = "Measured time per target (default: ${DEFAULT-VALUE}).")
+        String duration;
+
+        @CommandLine.Option(names = "--warmup", paramLabel = "TIME", defaultValue = "5s",
+                description = "Warm-up per target, excluded (default: ${DEFAULT-VALUE}).")
+        String warmup;
+
+        @CommandLine.Option(names = "--http", paramLabel = "VERSION", defaultValue = "1.1",
+                description = "1.1 or h2c (default: ${DEFAULT-VALUE}).")
+        String http;
+
+        @CommandLine.Option(names = "--id", paramLabel = "ID", defaultValue = "42",
+                description = "The user to fetch (default: ${DEFAULT-VALUE}).")
+        String id;
+
+        @CommandLine.Mixin
+        Output output = new Output();
+
+        @Override
+        public Integer call() throws Exception {
+            PrintStream err = System.err;
+            HttpVersion version;
+            LoadSpec spec;
+            try {
+                version = HttpVersion.parse(http);
+                if (version == HttpVersion.H2) {
+                    throw new IllegalArgumentException("--http h2 needs TLS; compare serves cleartext (1.1 or h2c)");
+                }
+                spec = LoadSpec.openLoop(rate, Durations.parse(duration)).withWarmup(Durations.parse(warmup));
+            } catch (IllegalArgumentException e) {
+                err.println("tern bench compare: " + e.getMessage());
+                return 2;
+            }
+            Process server = startServer();
+            try {
+                URI mcp = awaitUrl(server);
+                err.println("tern bench compare: serving user-directory at " + mcp + " (pid " + server.pid() + ")");
+                Duration timeout = Duration.ofSeconds(10);
+                String args = "{\"id\":" + dev.tern.protocol.Json.mapper().writeValueAsString(id) + "}";
+                Workload call = Workload.of(Operation.callTool("get_user", args));
+                Map<String, LoadRunner> runners = new LinkedHashMap<>();
+                runners.put("MCP modern", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.MODERN).http(version)
+                        .timeout(timeout).build(), call));
+                runners.put("MCP legacy", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.LEGACY).http(version)
+                        .timeout(timeout).build(), call));
+                URI users = mcp.resolve("/users/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8));
+                String baseline = "REST";
+                int status = probe(users);
+                if (status / 100 == 2) {
+                    runners.put("REST", LoadRunner.of(RestTarget.of(users, version, false, timeout, 64),
+                            Workload.of(Operation.rest(null))));
+                } else {
+                    err.println("tern bench compare: GET " + users + " answered " + status
+                            + ": this server has no REST route for users; comparing the MCP eras only");
+                    baseline = "MCP modern";
+                }
+                List<RunResult> runs = new ArrayList<>();
+                try {
+                    for (LoadRunner runner : runners.values()) {
+                        runner.sampling(server.pid()).open();
+                    }
+                    if (!spec.warmup().isZero()) {
+                        // Every target's code paths are compiled before any is measured, not only the first's.
+                        err.println("tern bench compare: priming each target for " + warmup);
+                        for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
+                            e.getValue().progress(p -> { }).run("priming " + e.getKey(),
+                                    LoadSpec.openLoop(rate, spec.warmup()));
+                        }
+                    }
+                    for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
+                        runs.add(run(e.getValue(), e.getKey(), spec, output.quiet));
+                    }
+                } finally {
+                    runners.values().forEach(LoadRunner::close);
+                }
+                BenchResult result = BenchResult.of(output.label("compare"), null, runs);
+                output.write(result, System.out, Reports.compare(List.of(result), baseline));
+                return 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
+            } catch (Exception e) {
+                err.println("tern bench compare: " + describe(e));
+                return 1;
+            } finally {
+                stop(server);
+            }
+        }
+
+        private static Process startServer() throws java.io.IOException {
+            String java = ProcessHandle.current().info().command()
+                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            List<String> command = List.of(java, "-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=25",
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                    "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0");
+            return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        }
+
+        /** Reads the child's stderr until it says where it serves; keeps draining it afterwards. */
+        private static URI awaitUrl(Process server) throws Exception {
+            Pattern at = Pattern.compile(" at (https?://\\S+)");
+            CompletableFuture<URI> found = new CompletableFuture<>();
+            StringBuilder seen = new StringBuilder();
+            Thread.ofPlatform().daemon().name("tern-bench-server-stderr").start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(server.getErrorStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        if (!found.isDone()) {
+                            synchronized (seen) {
+                                seen.append(line).append('\n');
+                            }
+                            Matcher m = at.matcher(line);
+                            if (m.find()) {
+                                found.complete(URI.create(m.group(1)));
+                            }
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the process ended
+                }
+                found.completeExceptionally(new IllegalStateException("the server exited before serving"));
+            });
+            try {
+                return found.get(60, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                synchronized (seen) {
+                    throw new IllegalStateException("the user-directory server did not start: " + seen.toString()
+                            .strip(), e);
+                }
+            }
+        }
+
+        private static int probe(URI uri) throws Exception {
+            try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+                return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode();
+            }
+        }
+    }
+
+    /** {@code tern bench report}: merge labelled JSON results into one comparison. */
+    @CommandLine.Command(name = "report", mixinStandardHelpOptions = true,
+            description = {"Merge JSON results (tern bench ... --json FILE --label NAME) into one comparison: a table "
+                + "with ratios against the baseline, and with --html a page with charts."})
+    static final class Report implements Callable<Integer> {
+        @CommandLine.Parameters(paramLabel = "FILE", arity = "1..*", description = "JSON result files.")
+        List<Path> files;
+
+        @CommandLine.Option(names = "--baseline", paramLabel = "LABEL",
+                description = "The label the others are compared with (default: the first file's).")
+        String baseline;
+
+        @CommandLine.Option(names = "--md", paramLabel = "FILE", description = "Write the Markdown report.")
+        Path md;
+
+        @CommandLine.Option(names = "--html", paramLabel = "FILE", description = "Write the HTML report.")
+        Path html;
+
+        @Override
+        public Integer call() throws Exception {
+            List<BenchResult> results = new ArrayList<>();
+            try {
+                for (Path f : files) {
+                    results.add(Reports.readJson(f));
+                }
+                Comparison c = Reports.compare(results, baseline != null ? baseline : results.get(0).label());
+                String markdown = c.markdown();
+                System.out.print(markdown);
+                if (md != null) {
+                    Reports.write(md, markdown);
+                }
+                if (html != null) {
+                    Reports.write(html, c.html());
+                }
+                return 0;
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                System.err.println("tern bench report: " + e.getMessage());
+                return 2;
+            }
+        }
+    }
+}

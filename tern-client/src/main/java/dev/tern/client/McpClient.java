@@ -1,0 +1,587 @@
+package dev.tern.client;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import dev.tern.client.http.ClientTls;
+import dev.tern.client.http.ConnectionListener;
+import dev.tern.client.http.HttpClientEngine;
+import dev.tern.client.http.HttpProtocol;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.GetPromptResult;
+import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.Prompt;
+import dev.tern.protocol.model.ReadResourceResult;
+import dev.tern.protocol.model.Resource;
+import dev.tern.protocol.model.Tool;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An MCP client for one server, over Streamable HTTP or a child process's stdio, in either protocol era.
+ *
+ * <pre>{@code
+ * try (McpClient client = McpClient.http(URI.create("http://127.0.0.1:8080/mcp")).era(Era.AUTO).build()) {
+ *     CallToolResult user = client.callTool("get_user", Map.of("id", 7)).join();
+ * }
+ * }</pre>
+ *
+ * Every method returns a future: it fails with {@link McpException} for a JSON-RPC error response, with
+ * {@link McpClientException} when no response came, or with a {@link java.util.concurrent.TimeoutException} after
+ * the request timeout. Futures complete on I/O threads: do not block in callbacks attached to them. Thread-safe;
+ * many requests may be in flight at once.
+ */
+public final class McpClient implements AutoCloseable {
+    private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
+    private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    private static final int CAPABILITY_MISSING = -32021;
+
+    private final McpTransport transport;
+    private final JsonMapper mapper = Json.mapper();
+    private final Era requestedEra;
+    private final Implementation clientInfo;
+    private final ObjectNode capabilities;
+    private final Duration requestTimeout;
+    private final Consumer<JsonRpcNotification> listener;
+    private final ObjectNode modernMeta;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<String, Consumer<JsonNode>> progressListeners = new ConcurrentHashMap<>();
+    private final Map<String, List<ParamHeaders.Param>> toolHeaders = new ConcurrentHashMap<>();
+    private volatile CompletableFuture<Era> connecting;
+    private volatile Era era;
+    private volatile ProtocolVersion version;
+    private volatile JsonNode serverInfo;
+
+    private McpClient(Builder<?> b, java.util.function.Function<Consumer<JsonRpcNotification>, McpTransport> transport) {
+        this.requestedEra = b.era;
+        this.clientInfo = b.clientInfo;
+        this.capabilities = b.capabilities;
+        this.requestTimeout = b.requestTimeout;
+        this.listener = b.listener;
+        this.modernMeta = Json.object();
+        modernMeta.put(META_VERSION, ProtocolVersion.LATEST.id());
+        modernMeta.set(META_CLIENT_INFO, mapper.valueToTree(clientInfo));
+        modernMeta.set(META_CAPABILITIES, capabilities);
+        this.transport = transport.apply(this::onNotification);
+        if (requestedEra != Era.AUTO) {
+            this.era = requestedEra;
+            this.version = requestedEra == Era.MODERN ? ProtocolVersion.LATEST : null;
+        }
+    }
+
+    /** A client of the Streamable HTTP endpoint at {@code endpoint} (http or https). */
+    public static HttpBuilder http(URI endpoint) {
+        return new HttpBuilder(endpoint);
+    }
+
+    /** A client that starts {@code command} and speaks to it over its stdin and stdout. */
+    public static StdioBuilder stdio(List<String> command) {
+        return new StdioBuilder(command);
+    }
+
+    /**
+     * Decides the era (with {@link Era#AUTO}) and opens the legacy session if there is one. Requests do this by
+     * themselves; calling it first only moves the cost. Idempotent.
+     */
+    public synchronized CompletableFuture<Era> connect() {
+        if (connecting == null) {
+            connecting = switch (requestedEra) {
+                case MODERN -> CompletableFuture.completedFuture(Era.MODERN);
+                case LEGACY -> initialize().thenApply(v -> Era.LEGACY);
+                case AUTO -> probe();
+            };
+            connecting.thenAccept(e -> era = e);
+        }
+        return connecting;
+    }
+
+    /** The era in use: {@link Era#AUTO} until {@link #connect()} has decided. */
+    public Era era() {
+        Era e = era;
+        return e == null ? Era.AUTO : e;
+    }
+
+    /** The protocol version in use, or {@code null} before it is known. */
+    public ProtocolVersion protocolVersion() {
+        return version;
+    }
+
+    /** The legacy {@code initialize} result's serverInfo, or the modern {@code server/discover} result; may be null. */
+    public JsonNode serverInfo() {
+        return serverInfo;
+    }
+
+    // ---------------------------------------------------------------- typed requests
+
+    /** Every tool, following {@code nextCursor} through all pages. */
+    public CompletableFuture<List<Tool>> listTools() {
+        return listAll("tools/list", "tools", Tool.class, new ArrayList<>(), null).thenApply(tools -> {
+            if (!transport.http()) {
+                return tools;
+            }
+            List<Tool> valid = new ArrayList<>(tools.size());
+            for (Tool t : tools) {
+                List<ParamHeaders.Param> params = ParamHeaders.of(t.inputSchema());
+                if (params == null) {
+                    toolHeaders.remove(t.name());
+                    continue;
+                }
+                toolHeaders.put(t.name(), params);
+                valid.add(t);
+            }
+            return valid;
+        });
+    }
+
+    /** Calls a tool; {@code arguments} is a {@link JsonNode}, a map, a record or {@code null}. */
+    public CompletableFuture<CallToolResult> callTool(String name, Object arguments) {
+        return callTool(name, arguments, null);
+    }
+
+    /**
+     * Calls a tool and passes the params of each {@code notifications/progress} it reports to {@code progress} (on an
+     * I/O thread).
+     */
+    public CompletableFuture<CallToolResult> callTool(String name, Object arguments, Consumer<JsonNode> progress) {
+        Objects.requireNonNull(name, "name");
+        ObjectNode params = Json.object();
+        params.put("name", name);
+        JsonNode args = arguments == null ? null : arguments instanceof JsonNode n ? n : mapper.valueToTree(arguments);
+        if (args != null) {
+            params.set("arguments", args);
+        }
+        return callToolWithRetry(params, args, progress, true).thenApply(r -> mapper.treeToValue(r, CallToolResult.class));
+    }
+
+    public CompletableFuture<ReadResourceResult> readResource(String uri) {
+        ObjectNode params = Json.object().put("uri", Objects.requireNonNull(uri, "uri"));
+        return request("resources/read", params).thenApply(r -> mapper.treeToValue(r, ReadResourceResult.class));
+    }
+
+    /** Every resource, through all pages. */
+    public CompletableFuture<List<Resource>> listResources() {
+        return listAll("resources/list", "resources", Resource.class, new ArrayList<>(), null);
+    }
+
+    /** Every prompt, through all pages. */
+    public CompletableFuture<List<Prompt>> listPrompts() {
+        return listAll("prompts/list", "prompts", Prompt.class, new ArrayList<>(), null);
+    }
+
+    public CompletableFuture<GetPromptResult> getPrompt(String name, Map<String, String> arguments) {
+        ObjectNode params = Json.object().put("name", Objects.requireNonNull(name, "name"));
+        if (arguments != null) {
+            params.set("arguments", mapper.valueToTree(arguments));
+        }
+        return request("prompts/get", params).thenApply(r -> mapper.treeToValue(r, GetPromptResult.class));
+    }
+
+    /**
+     * Checks the server answers: {@code ping} in a legacy session; 2026-07-28 has no ping, so there it sends
+     * {@code server/discover}.
+     */
+    public CompletableFuture<Void> ping() {
+        return connect().thenCompose(e -> request(e == Era.MODERN ? "server/discover" : "ping", null))
+                .thenApply(r -> null);
+    }
+
+    // ---------------------------------------------------------------- raw requests
+
+    /** Sends any request; completes with its result, or fails with {@link McpException} for an error response. */
+    public CompletableFuture<JsonNode> request(String method, JsonNode params) {
+        return send(method, params).thenApply(McpReply::resultOrThrow);
+    }
+
+    /**
+     * Sends any request and completes with the whole reply, an error response included, with its timing and HTTP
+     * headers. Fails only when no response came.
+     */
+    public CompletableFuture<McpReply> send(String method, JsonNode params) {
+        return send(method, params, List.of(), null);
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private CompletableFuture<JsonNode> callToolWithRetry(ObjectNode params, JsonNode args, Consumer<JsonNode> progress,
+            boolean mayRetry) {
+        String name = params.get("name").stringValue();
+        return connect().thenCompose(e -> {
+            List<String> headers = e == Era.MODERN && transport.http()
+                    ? ParamHeaders.headers(toolHeaders.getOrDefault(name, List.of()), args) : List.of();
+            return send("tools/call", params, headers, progress);
+        }).thenCompose(reply -> {
+            if (mayRetry && reply.isError() && reply.error().code() == ErrorCodes.HEADER_MISMATCH && era == Era.MODERN
+                    && transport.http()) {
+                // the tool's x-mcp-header parameters may have changed: learn them again and retry once
+                return listTools().thenCompose(t -> callToolWithRetry(params, args, progress, false));
+            }
+            return CompletableFuture.completedFuture(reply.resultOrThrow());
+        });
+    }
+
+    private <T> CompletableFuture<List<T>> listAll(String method, String field, Class<T> type, List<T> into,
+            String cursor) {
+        ObjectNode params = null;
+        if (cursor != null) {
+            params = Json.object().put("cursor", cursor);
+        }
+        return request(method, params).thenCompose(result -> {
+            for (JsonNode item : result.path(field)) {
+                into.add(mapper.treeToValue(item, type));
+            }
+            JsonNode next = result.get("nextCursor");
+            if (next != null && next.isString() && !next.stringValue().isEmpty() && into.size() < 1_000_000) {
+                return listAll(method, field, type, into, next.stringValue());
+            }
+            return CompletableFuture.completedFuture(into);
+        });
+    }
+
+    private CompletableFuture<McpReply> send(String method, JsonNode params, List<String> headers,
+            Consumer<JsonNode> progress) {
+        Objects.requireNonNull(method, "method");
+        if (params != null && !params.isObject()) {
+            throw new IllegalArgumentException("params: " + params.getNodeType() + " (expected: an object or null)");
+        }
+        Era e = era;
+        if (e != null && (e == Era.MODERN || connecting != null && connecting.isDone())) {
+            return sendNow(e, method, (ObjectNode) params, headers, progress);
+        }
+        return connect().thenCompose(decided -> sendNow(decided, method, (ObjectNode) params, headers, progress));
+    }
+
+    private CompletableFuture<McpReply> sendNow(Era e, String method, ObjectNode params, List<String> headers,
+            Consumer<JsonNode> progress) {
+        RequestId id = RequestId.of(nextId.getAndIncrement());
+        String token = progress == null ? null : "p" + id;
+        ObjectNode sent = withMeta(e == Era.MODERN, params, token);
+        if (token != null) {
+            progressListeners.put(token, progress);
+        }
+        CompletableFuture<McpReply> reply = transport.send(new JsonRpcRequest(id, method, sent), version, headers);
+        if (!requestTimeout.isZero()) {
+            reply = reply.orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (token != null) {
+            reply = reply.whenComplete((r, x) -> progressListeners.remove(token));
+        }
+        return reply;
+    }
+
+    private ObjectNode withMeta(boolean modern, ObjectNode params, String progressToken) {
+        if (!modern && progressToken == null) {
+            return params;
+        }
+        ObjectNode copy = Json.object();
+        if (params != null) {
+            copy.setAll(params);
+        }
+        JsonNode given = copy.get("_meta");
+        ObjectNode meta;
+        if (given instanceof ObjectNode g) {
+            meta = g.deepCopy();
+            if (modern) {
+                meta.setAll(modernMeta);
+            }
+        } else if (progressToken != null) {
+            meta = modern ? modernMeta.deepCopy() : Json.object();
+        } else {
+            meta = modernMeta;
+        }
+        if (progressToken != null) {
+            meta.put("progressToken", progressToken);
+        }
+        copy.set("_meta", meta);
+        return copy;
+    }
+
+    private void onNotification(JsonRpcNotification n) {
+        if (n.method().equals("notifications/progress") && n.params() != null) {
+            JsonNode token = n.params().get("progressToken");
+            Consumer<JsonNode> progress = token == null ? null : progressListeners.get(token.asString());
+            if (progress != null) {
+                try {
+                    progress.accept(n.params());
+                } catch (RuntimeException ignored) {
+                    // a listener's failure is its own
+                }
+            }
+        }
+        if (listener != null) {
+            try {
+                listener.accept(n);
+            } catch (RuntimeException ignored) {
+                // a listener's failure is its own
+            }
+        }
+    }
+
+    /** 2026-07-28 first; an answer or a modern error means modern, anything else legacy. */
+    private CompletableFuture<Era> probe() {
+        RequestId id = RequestId.of(nextId.getAndIncrement());
+        ObjectNode params = withMeta(true, null, null);
+        Duration probeTimeout = requestTimeout.isZero() || requestTimeout.compareTo(Duration.ofSeconds(10)) > 0
+                ? Duration.ofSeconds(10) : requestTimeout;
+        return transport.send(new JsonRpcRequest(id, "server/discover", params), ProtocolVersion.LATEST, List.of())
+                .orTimeout(probeTimeout.toNanos(), TimeUnit.NANOSECONDS)
+                .handle((reply, failure) -> {
+                    if (failure == null && isModernAnswer(reply)) {
+                        version = ProtocolVersion.LATEST;
+                        if (reply.result() != null) {
+                            serverInfo = reply.result();
+                        }
+                        return CompletableFuture.completedFuture(Era.MODERN);
+                    }
+                    return initialize().thenApply(v -> Era.LEGACY);
+                }).thenCompose(f -> f);
+    }
+
+    private static boolean isModernAnswer(McpReply reply) {
+        if (!reply.isError()) {
+            return true;
+        }
+        int code = reply.error().code();
+        if (code == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) {
+            JsonNode supported = reply.error().data() == null ? null : reply.error().data().get("supported");
+            if (supported != null) {
+                for (JsonNode v : supported) {
+                    if (ProtocolVersion.LATEST.id().equals(v.asString())) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+        return code == ErrorCodes.HEADER_MISMATCH || code == CAPABILITY_MISSING
+                || code == ErrorCodes.METHOD_NOT_FOUND && reply.httpStatus() == 404;
+    }
+
+    private CompletableFuture<Void> initialize() {
+        ObjectNode params = Json.object();
+        params.put("protocolVersion", ProtocolVersion.LATEST_LEGACY.id());
+        params.set("capabilities", capabilities);
+        params.set("clientInfo", mapper.valueToTree(clientInfo));
+        RequestId id = RequestId.of(nextId.getAndIncrement());
+        CompletableFuture<McpReply> reply = transport.send(new JsonRpcRequest(id, "initialize", params), null, List.of());
+        if (!requestTimeout.isZero()) {
+            reply = reply.orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        return reply.thenCompose(r -> {
+            JsonNode result = r.resultOrThrow();
+            String negotiated = result.path("protocolVersion").asString("");
+            ProtocolVersion v = ProtocolVersion.parse(negotiated).filter(p -> !p.isModern()).orElseThrow(
+                    () -> new McpClientException("the server answered initialize with protocol version '" + negotiated
+                            + "', which this client does not speak"));
+            version = v;
+            serverInfo = result.get("serverInfo");
+            transport.legacySession(v);
+            return transport.notify(new JsonRpcNotification("notifications/initialized", null), v);
+        });
+    }
+
+    static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+
+    // ---------------------------------------------------------------- builders
+
+    /** Options both transports share. */
+    public abstract static sealed class Builder<B extends Builder<B>> permits HttpBuilder, StdioBuilder {
+        Era era = Era.AUTO;
+        Implementation clientInfo = Implementation.of("tern-client", version());
+        ObjectNode capabilities = Json.object();
+        Duration requestTimeout = Duration.ofSeconds(60);
+        Consumer<JsonRpcNotification> listener;
+
+        Builder() {
+        }
+
+        @SuppressWarnings("unchecked")
+        private B self() {
+            return (B) this;
+        }
+
+        /** Which era to speak (default {@link Era#AUTO}). */
+        public B era(Era era) {
+            this.era = Objects.requireNonNull(era, "era");
+            return self();
+        }
+
+        /** The name and version this client gives the server (default tern-client). */
+        public B clientInfo(String name, String version) {
+            this.clientInfo = Implementation.of(Objects.requireNonNull(name, "name"), Objects.requireNonNull(version, "version"));
+            return self();
+        }
+
+        /** The client capabilities to declare (default none). */
+        public B capabilities(ObjectNode capabilities) {
+            this.capabilities = Objects.requireNonNull(capabilities, "capabilities").deepCopy();
+            return self();
+        }
+
+        /** How long a request may wait for its response (default 60 s; zero: forever). */
+        public B requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("requestTimeout: " + timeout + " (expected: >= 0)");
+            }
+            this.requestTimeout = timeout;
+            return self();
+        }
+
+        /** Gets every notification the server sends (progress, log messages, list changes), on an I/O thread. */
+        public B notificationListener(Consumer<JsonRpcNotification> listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return self();
+        }
+
+        public abstract McpClient build();
+
+        private static String version() {
+            String v = McpClient.class.getPackage().getImplementationVersion();
+            return v == null ? "0.1.0" : v;
+        }
+    }
+
+    /** Options of a Streamable HTTP client; the HTTP engine's are here too. */
+    public static final class HttpBuilder extends Builder<HttpBuilder> {
+        private final URI endpoint;
+        private HttpClientEngine engine;
+        private final HttpClientEngine.Builder engineBuilder;
+
+        HttpBuilder(URI endpoint) {
+            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+            this.engineBuilder = HttpClientEngine.builder(endpoint);
+        }
+
+        /** HTTP/1.1 (default), H2C, or H2 over TLS. */
+        public HttpBuilder protocol(HttpProtocol protocol) {
+            engineBuilder.protocol(protocol);
+            return this;
+        }
+
+        public HttpBuilder tls(ClientTls tls) {
+            engineBuilder.tls(tls);
+            return this;
+        }
+
+        /** Trusts any server certificate: development servers with self-signed certificates only. */
+        public HttpBuilder insecure() {
+            engineBuilder.tls(ClientTls.insecure());
+            return this;
+        }
+
+        public HttpBuilder maxConnections(int max) {
+            engineBuilder.maxConnections(max);
+            return this;
+        }
+
+        public HttpBuilder maxConcurrentStreams(int max) {
+            engineBuilder.maxConcurrentStreams(max);
+            return this;
+        }
+
+        public HttpBuilder connectTimeout(Duration timeout) {
+            engineBuilder.connectTimeout(timeout);
+            return this;
+        }
+
+        public HttpBuilder ioThreads(int threads) {
+            engineBuilder.ioThreads(threads);
+            return this;
+        }
+
+        public HttpBuilder connectionListener(ConnectionListener listener) {
+            engineBuilder.connectionListener(listener);
+            return this;
+        }
+
+        /**
+         * Sends through an engine the caller made (and closes); the engine options above are then ignored. Its
+         * base URI is the MCP endpoint.
+         */
+        public HttpBuilder engine(HttpClientEngine engine) {
+            this.engine = Objects.requireNonNull(engine, "engine");
+            return this;
+        }
+
+        @Override
+        public McpClient build() {
+            boolean owns = engine == null;
+            HttpClientEngine e = owns ? engineBuilder.responseTimeout(requestTimeout).build() : engine;
+            return new McpClient(this, notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
+                    notifications));
+        }
+
+        URI endpoint() {
+            return endpoint;
+        }
+    }
+
+    /** Options of a client that starts its server as a child process. */
+    public static final class StdioBuilder extends Builder<StdioBuilder> {
+        private final List<String> command;
+        private final Map<String, String> environment = new HashMap<>();
+        private Path directory;
+        private Consumer<String> stderr;
+
+        StdioBuilder(List<String> command) {
+            this.command = List.copyOf(Objects.requireNonNull(command, "command"));
+            if (this.command.isEmpty()) {
+                throw new IllegalArgumentException("command: [] (expected: a program and its arguments)");
+            }
+        }
+
+        /** Adds an environment variable for the process (it inherits this process's environment). */
+        public StdioBuilder environment(String name, String value) {
+            environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** The working directory of the process (default: this one's). */
+        public StdioBuilder directory(Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /** Gets each line the process writes to stderr (default: kept only for error messages). */
+        public StdioBuilder stderr(Consumer<String> lines) {
+            this.stderr = Objects.requireNonNull(lines, "lines");
+            return this;
+        }
+
+        @Override
+        public McpClient build() {
+            return new McpClient(this, notifications -> new StdioMcpTransport(command, environment, directory, stderr,
+                    JsonRpcCodec.withDefaults(), notifications));
+        }
+    }
+}

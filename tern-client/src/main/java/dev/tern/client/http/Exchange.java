@@ -1,0 +1,109 @@
+package dev.tern.client.http;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaders;
+
+/**
+ * One request on its way: the call, its future, and the response as it is read. Fields past {@link #future} are
+ * touched only by the I/O thread of the connection that carries it.
+ */
+final class Exchange {
+    private static final byte[] EMPTY = new byte[0];
+
+    final HttpCall call;
+    final CompletableFuture<HttpReply> future = new CompletableFuture<>();
+    private final int maxResponseBytes;
+    volatile ScheduledFuture<?> timeout;
+    /** Undoes the exchange on its connection (resets the stream, closes the HTTP/1.1 connection) if it fails early. */
+    volatile Runnable onAbort;
+
+    long sentNanos;
+    private long firstByteNanos;
+    private int status;
+    private HttpHeaders headers;
+    private byte[] body = EMPTY;
+    private int length;
+    private SseParser sse;
+    private String protocol;
+
+    Exchange(HttpCall call, int maxResponseBytes) {
+        this.call = call;
+        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    boolean done() {
+        return future.isDone();
+    }
+
+    void sent(String protocol) {
+        this.protocol = protocol;
+        this.sentNanos = System.nanoTime();
+    }
+
+    void head(int status, HttpHeaders headers) {
+        this.firstByteNanos = System.nanoTime();
+        this.status = status;
+        this.headers = headers;
+        String type = headers.get("content-type");
+        if (type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)) {
+            sse = new SseParser(call.eventListener());
+        }
+    }
+
+    /** Appends response body bytes; false (and the exchange failed) when they pass the size limit. */
+    boolean content(ByteBuf buf) {
+        int n = buf.readableBytes();
+        if (n == 0 || done()) {
+            return true;
+        }
+        if (length + n > maxResponseBytes) {
+            fail(new HttpClientException("response body exceeds " + maxResponseBytes + " bytes"));
+            return false;
+        }
+        if (length + n > body.length) {
+            body = java.util.Arrays.copyOf(body, Math.max(length + n, Math.min(maxResponseBytes, body.length * 2 + 256)));
+        }
+        buf.getBytes(buf.readerIndex(), body, length, n);
+        length += n;
+        if (sse != null) {
+            try {
+                sse.feed(buf);
+            } catch (RuntimeException e) {
+                fail(e);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void complete() {
+        long now = System.nanoTime();
+        ScheduledFuture<?> t = timeout;
+        if (t != null) {
+            t.cancel(false);
+        }
+        byte[] bytes = length == body.length ? body : java.util.Arrays.copyOf(body, length);
+        List<SseEvent> events = sse == null ? List.of() : sse.events();
+        future.complete(new HttpReply(status, headers, bytes, events, protocol, sentNanos, firstByteNanos, now));
+    }
+
+    /** Fails the exchange unless it already finished; runs the abort hook when it did fail it. */
+    boolean fail(Throwable cause) {
+        ScheduledFuture<?> t = timeout;
+        if (t != null) {
+            t.cancel(false);
+        }
+        if (!future.completeExceptionally(cause)) {
+            return false;
+        }
+        Runnable abort = onAbort;
+        if (abort != null) {
+            abort.run();
+        }
+        return true;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.tern.client;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.tern.client.http.HttpProtocol;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.TextContent;
+import dev.tern.protocol.model.TextResourceContents;
+import dev.tern.protocol.model.Tool;
+
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** McpClient against Tern's HTTP transport in process: both eras (and AUTO), HTTP/1.1, h2c and TLS h2. */
+class McpClientHttpTest {
+    private static TestServers.Running clear;
+    private static TestServers.Running tls;
+
+    @BeforeAll
+    static void start() throws InterruptedException {
+        clear = TestServers.http(b -> b);
+        tls = TestServers.http(b -> b.tlsSelfSigned());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (clear != null) {
+            clear.close();
+        }
+        if (tls != null) {
+            tls.close();
+        }
+    }
+
+    static List<Arguments> combinations() {
+        List<Arguments> all = new ArrayList<>();
+        for (HttpProtocol p : HttpProtocol.values()) {
+            for (Era e : Era.values()) {
+                all.add(Arguments.of(p, e));
+            }
+        }
+        return all;
+    }
+
+    private static McpClient.HttpBuilder client(HttpProtocol protocol) {
+        return protocol == HttpProtocol.H2
+                ? McpClient.http(URI.create("https://127.0.0.1:" + tls.port() + "/mcp")).protocol(protocol).insecure()
+                : McpClient.http(URI.create("http://127.0.0.1:" + clear.port() + "/mcp")).protocol(protocol);
+    }
+
+    @ParameterizedTest
+    @MethodSource("combinations")
+    void everyFeatureInEveryCombination(HttpProtocol protocol, Era era) {
+        List<String> notifications = new CopyOnWriteArrayList<>();
+        try (McpClient client = client(protocol).era(era).notificationListener(n -> notifications.add(n.method()))
+                .build()) {
+            assertThat(client.connect().join()).isEqualTo(era == Era.LEGACY ? Era.LEGACY : Era.MODERN);
+            assertThat(client.protocolVersion()).isEqualTo(era == Era.LEGACY
+                    ? ProtocolVersion.V2025_11_25 : ProtocolVersion.V2026_07_28);
+
+            List<Tool> tools = client.listTools().join();
+            assertThat(tools).extracting(Tool::name).contains("get_user", "search_users", "count", "always_fails");
+
+            CallToolResult user = client.callTool("get_user", Map.of("id", "7")).join();
+            assertThat(user.isError()).isNotEqualTo(Boolean.TRUE);
+            assertThat(user.structuredContent().path("id").asString()).isEqualTo("7");
+            assertThat(user.content()).first().isInstanceOf(TextContent.class);
+
+            CallToolResult failed = client.callTool("always_fails", null).join();
+            assertThat(failed.isError()).isTrue();
+            assertThat(((TextContent) failed.content().get(0)).text()).contains("always fails");
+
+            assertThatThrownBy(() -> client.callTool("no_such_tool", Map.of()).join())
+                    .cause().isInstanceOf(McpException.class)
+                    .satisfies(e -> assertThat(((McpException) e).code()).isEqualTo(-32602));
+
+            assertThat(client.readResource("user://7").join().contents()).singleElement()
+                    .isInstanceOfSatisfying(TextResourceContents.class, t -> assertThat(t.text()).contains("\"id\""));
+            assertThat(client.listResources().join()).isNotEmpty();
+            assertThat(client.listPrompts().join()).extracting(p -> p.name()).contains("summarize_user");
+            assertThat(client.getPrompt("summarize_user", Map.of("id", "7")).join().messages()).isNotEmpty();
+            client.ping().join();
+
+            List<JsonNode> progress = new CopyOnWriteArrayList<>();
+            CallToolResult counted = client.callTool("count", Map.of("steps", 3), progress::add).join();
+            assertThat(counted.structuredContent().path("steps").asInt()).isEqualTo(3);
+            assertThat(progress).extracting(p -> p.path("progress").asInt()).containsExactly(1, 2, 3);
+            assertThat(notifications).contains("notifications/progress");
+
+            McpReply raw = client.send("tools/call", dev.tern.protocol.Json.object().put("name", "nope")).join();
+            assertThat(raw.isError()).isTrue();
+            assertThat(raw.httpStatus()).isPositive();
+            assertThat(raw.completeNanos()).isGreaterThanOrEqualTo(raw.sentNanos());
+            McpReply unknownMethod = client.send("no/such/method", null).join();
+            assertThat(unknownMethod.error().code()).isEqualTo(-32601);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("combinations")
+    void manyConcurrentRequests(HttpProtocol protocol, Era era) {
+        try (McpClient client = client(protocol).era(era).maxConnections(4).build()) {
+            List<CompletableFuture<CallToolResult>> calls = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                calls.add(client.callTool("get_user", Map.of("id", Integer.toString(1 + i % 100))));
+            }
+            for (int i = 0; i < calls.size(); i++) {
+                assertThat(calls.get(i).join().structuredContent().path("id").asString())
+                        .isEqualTo(Integer.toString(1 + i % 100));
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.tern.client;
+
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+import dev.tern.examples.UserDirectory;
+import dev.tern.examples.UserDirectoryServer;
+import dev.tern.server.Arg;
+import dev.tern.server.McpServer;
+import dev.tern.server.RequestContext;
+import dev.tern.server.Tool;
+import dev.tern.server.ToolException;
+import dev.tern.transport.http.HttpServerTransport;
+
+/** Tern servers on 127.0.0.1 and an ephemeral port for the client tests. */
+public final class TestServers {
+    private TestServers() {
+    }
+
+    /** The user directory plus a tool that reports progress and one that always fails. */
+    public static McpServer directory() {
+        return McpServer.builder()
+                .info("tern-client-test", "0.1.0")
+                .register(new UserDirectoryServer(UserDirectory.generate(1_000)))
+                .register(new Extras())
+                .build();
+    }
+
+    public static final class Extras {
+        public record Counted(int steps) {
+        }
+
+        @Tool(name = "count", description = "Counts to steps, reporting progress at each one.")
+        public Counted count(@Arg(description = "How many steps") int steps, RequestContext context) {
+            for (int i = 1; i <= steps; i++) {
+                context.progress(i, (double) steps, "step " + i);
+            }
+            return new Counted(steps);
+        }
+
+        @Tool(name = "always_fails", description = "Fails as a tool error.")
+        public String alwaysFails() {
+            throw new ToolException("this tool always fails");
+        }
+    }
+
+    /** A running HTTP transport with its server; close stops both. */
+    public record Running(McpServer server, HttpServerTransport transport) implements AutoCloseable {
+        public int port() {
+            return transport.port();
+        }
+
+        @Override
+        public void close() {
+            transport.close();
+            server.close();
+        }
+    }
+
+    public static Running http(UnaryOperator<HttpServerTransport.Builder> config) throws InterruptedException {
+        McpServer server = directory();
+        HttpServerTransport.Builder b = HttpServerTransport.builder(server).host("127.0.0.1").port(0)
+                .shutdownTimeout(Duration.ofMillis(200));
+        return new Running(server, config.apply(b).build().start());
+    }
+}

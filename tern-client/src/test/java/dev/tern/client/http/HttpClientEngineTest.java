@@ -1,0 +1,179 @@
+package dev.tern.client.http;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.tern.client.TestServers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The HTTP engine against Tern's own HTTP transport: HTTP/1.1, h2c and TLS h2, pooling, SSE and TLS resumption. */
+class HttpClientEngineTest {
+    private static final byte[] TOOLS_LIST = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+            + "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}").getBytes(StandardCharsets.UTF_8);
+
+    private static TestServers.Running clear;
+    private static TestServers.Running tls;
+
+    @BeforeAll
+    static void start() throws InterruptedException {
+        clear = TestServers.http(b -> b);
+        tls = TestServers.http(b -> b.tlsSelfSigned());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (clear != null) {
+            clear.close();
+        }
+        if (tls != null) {
+            tls.close();
+        }
+    }
+
+    private static HttpCall toolsList() {
+        return HttpCall.post(null, "application/json", TOOLS_LIST)
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", "tools/list");
+    }
+
+    @Test
+    void http11PoolsKeepAliveConnectionsUpToItsLimit() {
+        List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + clear.port() + "/mcp"))
+                .maxConnections(4).connectionListener(opened::add).build()) {
+            List<CompletableFuture<HttpReply>> replies = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                replies.add(http.send(toolsList()));
+            }
+            for (CompletableFuture<HttpReply> f : replies) {
+                HttpReply reply = f.join();
+                assertThat(reply.status()).isEqualTo(200);
+                assertThat(reply.protocol()).isEqualTo("http/1.1");
+                assertThat(reply.bodyText()).contains("get_user");
+                assertThat(reply.firstByteNanos()).isGreaterThanOrEqualTo(reply.sentNanos());
+                assertThat(reply.completeNanos()).isGreaterThanOrEqualTo(reply.firstByteNanos());
+            }
+            assertThat(opened).hasSizeBetween(1, 4).allSatisfy(c -> {
+                assertThat(c.protocol()).isEqualTo("http/1.1");
+                assertThat(c.tls()).isFalse();
+            });
+            HttpReply health = http.send(HttpCall.get("/health")).join();
+            assertThat(health.status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void h2cMultiplexesOnOneConnection() {
+        List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + clear.port() + "/mcp"))
+                .protocol(HttpProtocol.H2C).connectionListener(opened::add).build()) {
+            List<CompletableFuture<HttpReply>> replies = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                replies.add(http.send(toolsList()));
+            }
+            for (CompletableFuture<HttpReply> f : replies) {
+                HttpReply reply = f.join();
+                assertThat(reply.status()).isEqualTo(200);
+                assertThat(reply.protocol()).isEqualTo("h2c");
+                assertThat(reply.header("content-type")).startsWith("application/json");
+            }
+            assertThat(opened).singleElement().satisfies(c -> assertThat(c.protocol()).isEqualTo("h2c"));
+            assertThat(http.connections()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void tlsH2ByAlpnAndTheSecondConnectionResumesTheSession() {
+        ClientTls shared = ClientTls.insecure();
+        URI uri = URI.create("https://127.0.0.1:" + tls.port() + "/mcp");
+        List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+        for (int round = 0; round < 2; round++) {
+            try (HttpClientEngine http = HttpClientEngine.builder(uri).protocol(HttpProtocol.H2).tls(shared)
+                    .connectionListener(opened::add).build()) {
+                HttpReply reply = http.send(toolsList()).join();
+                assertThat(reply.status()).isEqualTo(200);
+                assertThat(reply.protocol()).isEqualTo("h2");
+            }
+        }
+        assertThat(opened).hasSize(2);
+        assertThat(opened.get(0).tlsResumed()).isFalse();
+        assertThat(opened.get(0).tlsHandshakeNanos()).isPositive();
+        assertThat(opened.get(0).tlsVersion()).isEqualTo("TLSv1.3");
+        assertThat(opened.get(1).tlsResumed()).as("second connection resumed from the shared cache").isTrue();
+        assertThat(opened.get(1).protocol()).isEqualTo("h2");
+    }
+
+    @Test
+    void tlsHttp11WhenAskedFor() {
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("https://127.0.0.1:" + tls.port() + "/mcp"))
+                .tls(ClientTls.insecure()).build()) {
+            HttpReply reply = http.send(toolsList()).join();
+            assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.protocol()).isEqualTo("http/1.1");
+        }
+    }
+
+    @Test
+    void anUntrustedCertificateFailsTheRequest() {
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("https://127.0.0.1:" + tls.port() + "/mcp"))
+                .protocol(HttpProtocol.H2).tls(ClientTls.system()).build()) {
+            assertThatThrownBy(() -> http.send(toolsList()).get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(HttpClientException.class);
+        }
+    }
+
+    @Test
+    void sseRepliesAreParsedAsTheyArrive() {
+        byte[] call = ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"count\","
+                + "\"arguments\":{\"steps\":3},\"_meta\":{\"progressToken\":\"t\","
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}").getBytes(StandardCharsets.UTF_8);
+        for (HttpProtocol protocol : List.of(HttpProtocol.HTTP_1_1, HttpProtocol.H2C)) {
+            try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + clear.port() + "/mcp"))
+                    .protocol(protocol).build()) {
+                List<SseEvent> live = new CopyOnWriteArrayList<>();
+                HttpReply reply = http.send(HttpCall.post(null, "application/json", call)
+                        .header("accept", "application/json, text/event-stream")
+                        .header("mcp-protocol-version", "2026-07-28").header("mcp-method", "tools/call")
+                        .header("mcp-name", "count").onEvent(live::add)).join();
+                assertThat(reply.contentType()).isEqualTo("text/event-stream");
+                assertThat(reply.events()).hasSize(4).isEqualTo(live);
+                assertThat(reply.events().get(0).data()).contains("notifications/progress");
+                assertThat(reply.events().get(3).data()).contains("\"id\":2");
+            }
+        }
+    }
+
+    @Test
+    void refusedConnectionsAndTimeoutsFailTheFuture() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + closedPort + "/"))
+                .build()) {
+            assertThatThrownBy(() -> http.send(HttpCall.get(null)).get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(HttpClientException.class);
+        }
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                        .responseTimeout(Duration.ofMillis(300)).build()) {
+            assertThatThrownBy(() -> http.send(HttpCall.get(null)).get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
+        }
+    }
+}
