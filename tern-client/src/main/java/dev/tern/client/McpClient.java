@@ -353,6 +353,13 @@ public final class McpClient implements AutoCloseable {
         return transport.send(new JsonRpcRequest(id, "server/discover", params), ProtocolVersion.LATEST, List.of())
                 .orTimeout(probeTimeout.toNanos(), TimeUnit.NANOSECONDS)
                 .handle((reply, failure) -> {
+                    Throwable cause = failure == null ? null : unwrap(failure);
+                    if (cause instanceof McpClientException m && m.httpStatus() == 0
+                            || cause != null && !(cause instanceof McpClientException)
+                                    && !(cause instanceof java.util.concurrent.TimeoutException)) {
+                        // no answer at all (refused, TLS failure, process gone): falling back would not help
+                        return CompletableFuture.<Era>failedFuture(cause);
+                    }
                     if (failure == null && isModernAnswer(reply)) {
                         version = ProtocolVersion.LATEST;
                         if (reply.result() != null) {

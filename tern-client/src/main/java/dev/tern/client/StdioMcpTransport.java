@@ -47,7 +47,9 @@ final class StdioMcpTransport implements McpTransport {
     private final Consumer<String> stderrListener;
     private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ArrayDeque<String> stderrTail = new ArrayDeque<>();
+    private final Thread stderrDrain;
     private volatile boolean closed;
+    private volatile McpClientException outputClosed;
 
     private record Pending(CompletableFuture<McpReply> future, long sentNanos) {
     }
@@ -68,8 +70,8 @@ final class StdioMcpTransport implements McpTransport {
             throw new McpClientException("cannot start " + command + ": " + e.getMessage(), e);
         }
         stdin = new BufferedOutputStream(process.getOutputStream(), 64 * 1024);
+        stderrDrain = Thread.ofPlatform().daemon().name("tern-client-stderr-" + process.pid()).start(this::drainStderr);
         Thread.ofPlatform().daemon().name("tern-client-stdout-" + process.pid()).start(this::readStdout);
-        Thread.ofPlatform().daemon().name("tern-client-stderr-" + process.pid()).start(this::drainStderr);
     }
 
     @Override
@@ -99,6 +101,10 @@ final class StdioMcpTransport implements McpTransport {
             write(request);
         } catch (McpClientException e) {
             future.completeExceptionally(e);
+        }
+        McpClientException gone = outputClosed;
+        if (gone != null) {
+            future.completeExceptionally(gone);
         }
         return future;
     }
@@ -189,10 +195,13 @@ final class StdioMcpTransport implements McpTransport {
         }
         try {
             process.waitFor(1, TimeUnit.SECONDS);
+            stderrDrain.join(1000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        failAll(new McpClientException("the server process closed its output" + exitNote()));
+        McpClientException gone = new McpClientException("the server process closed its output" + exitNote());
+        outputClosed = gone;
+        failAll(gone);
     }
 
     private void receive(byte[] line, int length) {

@@ -191,12 +191,13 @@ public final class HttpClientEngine implements AutoCloseable {
             public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
                 if (evt instanceof SslHandshakeCompletionEvent done && !settled) {
                     settled = true;
-                    ctx.pipeline().remove(this);
                     if (!done.isSuccess()) {
+                        // stays in the pipeline to swallow the handshake exception that follows the event
                         ctx.close();
                         pool.connectFailed(done.cause());
                         return;
                     }
+                    ctx.pipeline().remove(this);
                     long handshakeNanos = System.nanoTime() - handshakeStart;
                     SSLSession session = engine.getSession();
                     String negotiated = engine.getApplicationProtocol();
