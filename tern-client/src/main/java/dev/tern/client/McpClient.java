@@ -287,7 +287,8 @@ public final class McpClient implements AutoCloseable {
             progressListeners.put(token, progress);
         }
         CompletableFuture<McpReply> reply = transport.send(new JsonRpcRequest(id, method, sent), version, headers);
-        if (!requestTimeout.isZero()) {
+        // over HTTP the engine's response timeout is the request timeout
+        if (!requestTimeout.isZero() && !transport.http()) {
             reply = reply.orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
         }
         if (token != null) {
@@ -533,7 +534,7 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Sends through an engine the caller made (and closes); the engine options above are then ignored. Its
-         * base URI is the MCP endpoint.
+         * base URI is the MCP endpoint, and its response timeout bounds each request.
          */
         public HttpBuilder engine(HttpClientEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");

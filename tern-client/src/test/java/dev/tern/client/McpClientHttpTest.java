@@ -111,6 +111,22 @@ class McpClientHttpTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void modernCallsMirrorXMcpHeaderParametersAndLearnThemOnAHeaderMismatch() {
+        List<Integer> statuses = new CopyOnWriteArrayList<>();
+        try (McpClient client = client(HttpProtocol.H2C).era(Era.MODERN).build()) {
+            // not listed yet: the first attempt lacks Mcp-Param-Region, gets -32020, lists the tools and retries
+            CallToolResult first = client.callTool("region_echo", Map.of("region", "eu-west", "query", "q")).join();
+            assertThat(((TextContent) first.content().get(0)).text()).isEqualTo("region eu-west");
+            McpReply direct = client.send("tools/call", dev.tern.protocol.Json.object().put("name", "region_echo")
+                    .set("arguments", dev.tern.protocol.Json.object().put("region", "x"))).join();
+            assertThat(direct.error().code()).as("a raw send mirrors nothing").isEqualTo(-32020);
+            assertThat(direct.httpStatus()).isEqualTo(400);
+            CallToolResult again = client.callTool("region_echo", Map.of("region", "Zürich")).join();
+            assertThat(((TextContent) again.content().get(0)).text()).isEqualTo("region Zürich");
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("combinations")
     void manyConcurrentRequests(HttpProtocol protocol, Era era) {

@@ -5,24 +5,45 @@ import java.util.function.UnaryOperator;
 
 import dev.tern.examples.UserDirectory;
 import dev.tern.examples.UserDirectoryServer;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.model.CallToolResult;
 import dev.tern.server.Arg;
 import dev.tern.server.McpServer;
 import dev.tern.server.RequestContext;
 import dev.tern.server.Tool;
 import dev.tern.server.ToolException;
+import dev.tern.server.ToolSpec;
 import dev.tern.transport.http.HttpServerTransport;
+
+import tools.jackson.databind.node.ObjectNode;
 
 /** Tern servers on 127.0.0.1 and an ephemeral port for the client tests. */
 public final class TestServers {
     private TestServers() {
     }
 
-    /** The user directory plus a tool that reports progress and one that always fails. */
+    /**
+     * The user directory plus a tool that reports progress, one that always fails, and one with an
+     * {@code x-mcp-header} parameter.
+     */
     public static McpServer directory() {
         return McpServer.builder()
                 .info("tern-client-test", "0.1.0")
                 .register(new UserDirectoryServer(UserDirectory.generate(1_000)))
                 .register(new Extras())
+                .tool(regionEcho())
+                .build();
+    }
+
+    /** A tool whose {@code region} argument is mirrored into an {@code Mcp-Param-Region} header (2026-07-28). */
+    static ToolSpec regionEcho() {
+        ObjectNode schema = (ObjectNode) Json.mapper().readTree("""
+                {"type":"object","properties":{
+                  "region":{"type":"string","x-mcp-header":"Region"},
+                  "query":{"type":"string"}},
+                 "required":["region"]}""");
+        return ToolSpec.builder("region_echo").description("Echoes the region it was called for.").inputSchema(schema)
+                .handler((context, arguments) -> CallToolResult.text("region " + arguments.path("region").asString()))
                 .build();
     }
 

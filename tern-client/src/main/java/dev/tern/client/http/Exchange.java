@@ -2,10 +2,10 @@ package dev.tern.client.http;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.Timeout;
 
 /**
  * One request on its way: the call, its future, and the response as it is read. Fields past {@link #future} are
@@ -17,7 +17,7 @@ final class Exchange {
     final HttpCall call;
     final CompletableFuture<HttpReply> future = new CompletableFuture<>();
     private final int maxResponseBytes;
-    volatile ScheduledFuture<?> timeout;
+    volatile Timeout timeout;
     /** Undoes the exchange on its connection (resets the stream, closes the HTTP/1.1 connection) if it fails early. */
     volatile Runnable onAbort;
 
@@ -82,9 +82,9 @@ final class Exchange {
 
     void complete() {
         long now = System.nanoTime();
-        ScheduledFuture<?> t = timeout;
+        Timeout t = timeout;
         if (t != null) {
-            t.cancel(false);
+            t.cancel();
         }
         byte[] bytes = length == body.length ? body : java.util.Arrays.copyOf(body, length);
         List<SseEvent> events = sse == null ? List.of() : sse.events();
@@ -93,9 +93,9 @@ final class Exchange {
 
     /** Fails the exchange unless it already finished; runs the abort hook when it did fail it. */
     boolean fail(Throwable cause) {
-        ScheduledFuture<?> t = timeout;
+        Timeout t = timeout;
         if (t != null) {
-            t.cancel(false);
+            t.cancel();
         }
         if (!future.completeExceptionally(cause)) {
             return false;

@@ -80,7 +80,7 @@ final class Http2Connection extends ClientConnection {
                 .path(target.path(call.path()));
         List<CharSequence> extra = call.headerList();
         for (int i = 0; i < extra.size(); i += 2) {
-            headers.add(AsciiString.of(extra.get(i)).toLowerCase(), extra.get(i + 1));
+            headers.add(lowerCase(extra.get(i)), extra.get(i + 1));
         }
         if (body.length > 0) {
             headers.setInt(CONTENT_LENGTH, body.length);
@@ -130,6 +130,16 @@ final class Http2Connection extends ClientConnection {
             exchange.fail(cause);
             pool.release(this);
         }
+    }
+
+    private static CharSequence lowerCase(CharSequence name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                return AsciiString.of(name).toLowerCase();
+            }
+        }
+        return name;
     }
 
     private static HttpHeaders toHttpHeaders(Http2Headers headers) {

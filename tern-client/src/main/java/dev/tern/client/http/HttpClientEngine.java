@@ -109,9 +109,9 @@ public final class HttpClientEngine implements AutoCloseable {
     public CompletableFuture<HttpReply> send(HttpCall call) {
         Exchange exchange = new Exchange(Objects.requireNonNull(call, "call"), maxResponseBytes);
         if (!responseTimeout.isZero()) {
-            exchange.timeout = group.next().schedule(() -> {
-                exchange.fail(new TimeoutException("no complete response within " + responseTimeout));
-            }, responseTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            exchange.timeout = Timeouts.TIMER.newTimeout(
+                    t -> exchange.fail(new TimeoutException("no complete response within " + responseTimeout)),
+                    responseTimeout.toNanos(), TimeUnit.NANOSECONDS);
         }
         pool.submit(exchange);
         return exchange.future;
@@ -228,6 +228,13 @@ public final class HttpClientEngine implements AutoCloseable {
                 ctx.close();
             }
         });
+    }
+
+    /** One timer wheel for the response timeouts of every engine: cheap to arm and cancel per request. */
+    private static final class Timeouts {
+        static final io.netty.util.HashedWheelTimer TIMER = new io.netty.util.HashedWheelTimer(
+                r -> Thread.ofPlatform().daemon().name("tern-client-timeouts").unstarted(r),
+                10, TimeUnit.MILLISECONDS, 1024);
     }
 
     public static final class Builder {
