@@ -30,6 +30,7 @@ import dev.tern.protocol.RequestId;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.protocol.model.Prompt;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.Resource;
@@ -57,6 +58,7 @@ public final class McpClient implements AutoCloseable {
     private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
     private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
     private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    private static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
     private static final int CAPABILITY_MISSING = -32021;
 
     private final McpTransport transport;
@@ -66,6 +68,7 @@ public final class McpClient implements AutoCloseable {
     private final ObjectNode capabilities;
     private final Duration requestTimeout;
     private final Consumer<JsonRpcNotification> listener;
+    private final LoggingLevel logLevel;
     private final ObjectNode modernMeta;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<String, Consumer<JsonNode>> progressListeners = new ConcurrentHashMap<>();
@@ -81,10 +84,14 @@ public final class McpClient implements AutoCloseable {
         this.capabilities = b.capabilities;
         this.requestTimeout = b.requestTimeout;
         this.listener = b.listener;
+        this.logLevel = b.logLevel;
         this.modernMeta = Json.object();
         modernMeta.put(META_VERSION, ProtocolVersion.LATEST.id());
         modernMeta.set(META_CLIENT_INFO, mapper.valueToTree(clientInfo));
         modernMeta.set(META_CAPABILITIES, capabilities);
+        if (logLevel != null) {
+            modernMeta.put(META_LOG_LEVEL, logLevel.wire());
+        }
         this.transport = transport.apply(this::onNotification);
         if (requestedEra != Era.AUTO) {
             this.era = requestedEra;
@@ -411,7 +418,14 @@ public final class McpClient implements AutoCloseable {
             version = v;
             serverInfo = result.get("serverInfo");
             transport.legacySession(v);
-            return transport.notify(new JsonRpcNotification("notifications/initialized", null), v);
+            CompletableFuture<Void> initialized =
+                    transport.notify(new JsonRpcNotification("notifications/initialized", null), v);
+            if (logLevel == null || !result.path("capabilities").has("logging")) {
+                return initialized;
+            }
+            ObjectNode level = Json.object().put("level", logLevel.wire());
+            return initialized.thenCompose(x -> transport.send(new JsonRpcRequest(RequestId.of(nextId.getAndIncrement()),
+                    "logging/setLevel", level), v, List.of())).thenAccept(McpReply::resultOrThrow);
         });
     }
 
@@ -428,6 +442,7 @@ public final class McpClient implements AutoCloseable {
         ObjectNode capabilities = Json.object();
         Duration requestTimeout = Duration.ofSeconds(60);
         Consumer<JsonRpcNotification> listener;
+        LoggingLevel logLevel;
 
         Builder() {
         }
@@ -468,6 +483,15 @@ public final class McpClient implements AutoCloseable {
         /** Gets every notification the server sends (progress, log messages, list changes), on an I/O thread. */
         public B notificationListener(Consumer<JsonRpcNotification> listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return self();
+        }
+
+        /**
+         * Asks for log messages ({@code notifications/message}) at this level and above: per request in 2026-07-28,
+         * with {@code logging/setLevel} after {@code initialize} in a legacy session. Default: the server's choice.
+         */
+        public B logLevel(LoggingLevel level) {
+            this.logLevel = Objects.requireNonNull(level, "level");
             return self();
         }
 

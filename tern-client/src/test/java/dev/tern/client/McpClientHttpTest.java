@@ -111,6 +111,41 @@ class McpClientHttpTest {
         }
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = Era.class, names = {"MODERN", "LEGACY"})
+    void logMessagesAtTheRequestedLevel(Era era) {
+        List<JsonNode> logs = new CopyOnWriteArrayList<>();
+        try (McpClient client = client(HttpProtocol.HTTP_1_1).era(era)
+                .logLevel(dev.tern.protocol.model.LoggingLevel.WARNING)
+                .notificationListener(n -> {
+                    if (n.method().equals("notifications/message")) {
+                        logs.add(n.params());
+                    }
+                }).build()) {
+            assertThat(((TextContent) client.callTool("log_twice", null).join().content().get(0)).text())
+                    .isEqualTo("logged");
+            assertThat(logs).singleElement().satisfies(l -> {
+                assertThat(l.path("level").asString()).isEqualTo("warning");
+                assertThat(l.path("data").asString()).isEqualTo("a warning message");
+            });
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void clientsSharingTlsSettingsResumeTheirSessions() {
+        dev.tern.client.http.ClientTls shared = dev.tern.client.http.ClientTls.insecure();
+        List<dev.tern.client.http.ConnectionInfo> connections = new CopyOnWriteArrayList<>();
+        for (Era era : List.of(Era.MODERN, Era.LEGACY)) {
+            try (McpClient client = McpClient.http(URI.create("https://127.0.0.1:" + tls.port() + "/mcp"))
+                    .protocol(HttpProtocol.H2).tls(shared).era(era).connectionListener(connections::add).build()) {
+                assertThat(client.listTools().join()).isNotEmpty();
+            }
+        }
+        assertThat(connections).hasSize(2).allSatisfy(c -> assertThat(c.protocol()).isEqualTo("h2"));
+        assertThat(connections.get(0).tlsResumed()).isFalse();
+        assertThat(connections.get(1).tlsResumed()).isTrue();
+    }
+
     @org.junit.jupiter.api.Test
     void modernCallsMirrorXMcpHeaderParametersAndLearnThemOnAHeaderMismatch() {
         List<Integer> statuses = new CopyOnWriteArrayList<>();

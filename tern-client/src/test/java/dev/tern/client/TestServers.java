@@ -7,6 +7,7 @@ import dev.tern.examples.UserDirectory;
 import dev.tern.examples.UserDirectoryServer;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.server.Arg;
 import dev.tern.server.McpServer;
 import dev.tern.server.RequestContext;
@@ -57,6 +58,13 @@ public final class TestServers {
                 context.progress(i, (double) steps, "step " + i);
             }
             return new Counted(steps);
+        }
+
+        @Tool(name = "log_twice", description = "Logs one debug and one warning message.")
+        public String logTwice(RequestContext context) {
+            context.log(LoggingLevel.DEBUG, "test", "a debug message");
+            context.log(LoggingLevel.WARNING, "test", "a warning message");
+            return "logged";
         }
 
         @Tool(name = "always_fails", description = "Fails as a tool error.")
