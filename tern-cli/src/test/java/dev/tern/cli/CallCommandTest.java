@@ -122,7 +122,7 @@ class CallCommandTest {
 
         Run untrusted = tern("call", "--url", https, "--timeout", "PT10S", "tools");
         assertThat(untrusted.exit()).isEqualTo(1);
-        assertThat(untrusted.err()).contains("tern call: no response to server/discover: cannot connect")
+        assertThat(untrusted.err()).contains("tern call: no response to server/discover from https://127.0.0.1:").contains("cannot connect")
                 .contains("certification path");
     }
 

@@ -71,7 +71,8 @@ final class HttpMcpTransport implements McpTransport {
             if (failure != null) {
                 Throwable cause = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
                         ? c.getCause() : failure;
-                throw new McpClientException("no response to " + request.method() + ": " + cause.getMessage(), cause);
+                throw new McpClientException("no response to " + request.method() + " from " + engine.baseUri() + ": "
+                        + cause.getMessage(), cause);
             }
             if (request.method().equals("initialize")) {
                 String id = reply.header("mcp-session-id");

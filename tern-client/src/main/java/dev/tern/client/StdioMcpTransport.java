@@ -85,7 +85,10 @@ final class StdioMcpTransport implements McpTransport {
         long sent = System.nanoTime();
         pending.put(request.id(), new Pending(future, sent));
         future.whenComplete((r, e) -> {
-            if (pending.remove(request.id()) != null && e != null && !closed) {
+            Throwable cause = e == null ? null : McpClient.unwrap(e);
+            boolean givenUp = cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof java.util.concurrent.CancellationException;
+            if (pending.remove(request.id()) != null && givenUp && !closed && outputClosed == null) {
                 // given up on (timeout, cancellation): tell the server to stop working on it
                 ObjectNode params = Json.object();
                 params.set("requestId", Json.mapper().valueToTree(idValue(request.id())));
@@ -154,6 +157,7 @@ final class StdioMcpTransport implements McpTransport {
                 stdin.write('\n');
                 stdin.flush();
             } catch (IOException e) {
+                awaitExit();
                 throw new McpClientException("cannot write to the server process: " + e.getMessage() + exitNote(), e);
             }
         }
@@ -193,12 +197,7 @@ final class StdioMcpTransport implements McpTransport {
         } catch (IOException e) {
             // the process ended
         }
-        try {
-            process.waitFor(1, TimeUnit.SECONDS);
-            stderrDrain.join(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitExit();
         McpClientException gone = new McpClientException("the server process closed its output" + exitNote());
         outputClosed = gone;
         failAll(gone);
@@ -256,6 +255,17 @@ final class StdioMcpTransport implements McpTransport {
             }
         } catch (IOException e) {
             // the process ended
+        }
+    }
+
+    /** Gives a process that is going away a moment to exit and its last stderr lines to be read. */
+    private void awaitExit() {
+        try {
+            if (process.waitFor(1, TimeUnit.SECONDS)) {
+                stderrDrain.join(1000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -45,6 +45,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
  * }</pre>
  */
 public final class HttpClientEngine implements AutoCloseable {
+    private final URI baseUri;
     private final Target target;
     private final HttpProtocol protocol;
     private final ClientTls tls;
@@ -60,6 +61,7 @@ public final class HttpClientEngine implements AutoCloseable {
     private final InetSocketAddress address;
 
     private HttpClientEngine(Builder b) {
+        baseUri = b.uri;
         target = Target.of(b.uri);
         protocol = b.protocol;
         tls = target.tls() ? (b.tls != null ? b.tls : ClientTls.system()) : null;
@@ -115,6 +117,11 @@ public final class HttpClientEngine implements AutoCloseable {
         }
         pool.submit(exchange);
         return exchange.future;
+    }
+
+    /** The base URI: where calls without a path go. */
+    public URI baseUri() {
+        return baseUri;
     }
 
     /** The base URI's path (and query). */
