@@ -97,6 +97,28 @@ class HttpClientEngineTest {
     }
 
     @Test
+    void h2cQueuesPastTheServersStreamLimitAndOpensMoreConnectionsWhenAllowed() throws InterruptedException {
+        try (TestServers.Running limited = TestServers.http(b -> b.maxConcurrentStreams(4))) {
+            for (int maxConnections : new int[] {1, 3}) {
+                List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+                try (HttpClientEngine http = HttpClientEngine.builder(
+                                URI.create("http://127.0.0.1:" + limited.port() + "/mcp"))
+                        .protocol(HttpProtocol.H2C).maxConnections(maxConnections).connectionListener(opened::add)
+                        .build()) {
+                    List<CompletableFuture<HttpReply>> replies = new ArrayList<>();
+                    for (int i = 0; i < 100; i++) {
+                        replies.add(http.send(toolsList()));
+                    }
+                    for (CompletableFuture<HttpReply> f : replies) {
+                        assertThat(f.join().status()).isEqualTo(200);
+                    }
+                    assertThat(opened).hasSizeBetween(1, maxConnections);
+                }
+            }
+        }
+    }
+
+    @Test
     void tlsH2ByAlpnAndTheSecondConnectionResumesTheSession() {
         ClientTls shared = ClientTls.insecure();
         URI uri = URI.create("https://127.0.0.1:" + tls.port() + "/mcp");
