@@ -75,6 +75,8 @@ public final class McpClient implements AutoCloseable {
     private final Map<String, List<ParamHeaders.Param>> toolHeaders = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Era> connecting;
     private volatile Era era;
+    /** The era is decided and the legacy session, if any, is open. */
+    private volatile boolean ready;
     private volatile ProtocolVersion version;
     private volatile JsonNode serverInfo;
 
@@ -111,16 +113,20 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Decides the era (with {@link Era#AUTO}) and opens the legacy session if there is one. Requests do this by
-     * themselves; calling it first only moves the cost. Idempotent.
+     * themselves; calling it first only moves the cost. Once it succeeded it is not repeated; after a failure (the
+     * server was down, say) the next call tries again.
      */
     public synchronized CompletableFuture<Era> connect() {
-        if (connecting == null) {
+        if (connecting == null || connecting.isCompletedExceptionally()) {
             connecting = switch (requestedEra) {
                 case MODERN -> CompletableFuture.completedFuture(Era.MODERN);
                 case LEGACY -> initialize().thenApply(v -> Era.LEGACY);
                 case AUTO -> probe();
             };
-            connecting.thenAccept(e -> era = e);
+            connecting.thenAccept(e -> {
+                era = e;
+                ready = true;
+            });
         }
         return connecting;
     }
@@ -211,7 +217,7 @@ public final class McpClient implements AutoCloseable {
      * {@code server/discover}.
      */
     public CompletableFuture<Void> ping() {
-        return connect().thenCompose(e -> request(e == Era.MODERN ? "server/discover" : "ping", null))
+        return decided().thenCompose(e -> request(e == Era.MODERN ? "server/discover" : "ping", null))
                 .thenApply(r -> null);
     }
 
@@ -240,7 +246,7 @@ public final class McpClient implements AutoCloseable {
     private CompletableFuture<JsonNode> callToolWithRetry(ObjectNode params, JsonNode args, Consumer<JsonNode> progress,
             boolean mayRetry) {
         String name = params.get("name").stringValue();
-        return connect().thenCompose(e -> {
+        return decided().thenCompose(e -> {
             List<String> headers = e == Era.MODERN && transport.http()
                     ? ParamHeaders.headers(toolHeaders.getOrDefault(name, List.of()), args) : List.of();
             return send("tools/call", params, headers, progress);
@@ -252,6 +258,10 @@ public final class McpClient implements AutoCloseable {
             }
             return CompletableFuture.completedFuture(reply.resultOrThrow());
         });
+    }
+
+    private CompletableFuture<Era> decided() {
+        return ready ? CompletableFuture.completedFuture(era) : connect();
     }
 
     private <T> CompletableFuture<List<T>> listAll(String method, String field, Class<T> type, List<T> into,
@@ -278,9 +288,8 @@ public final class McpClient implements AutoCloseable {
         if (params != null && !params.isObject()) {
             throw new IllegalArgumentException("params: " + params.getNodeType() + " (expected: an object or null)");
         }
-        Era e = era;
-        if (e != null && (e == Era.MODERN || connecting != null && connecting.isDone())) {
-            return sendNow(e, method, (ObjectNode) params, headers, progress);
+        if (ready || requestedEra == Era.MODERN) {
+            return sendNow(era, method, (ObjectNode) params, headers, progress);
         }
         return connect().thenCompose(decided -> sendNow(decided, method, (ObjectNode) params, headers, progress));
     }
@@ -505,13 +514,11 @@ public final class McpClient implements AutoCloseable {
 
     /** Options of a Streamable HTTP client; the HTTP engine's are here too. */
     public static final class HttpBuilder extends Builder<HttpBuilder> {
-        private final URI endpoint;
         private HttpClientEngine engine;
         private final HttpClientEngine.Builder engineBuilder;
 
         HttpBuilder(URI endpoint) {
-            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-            this.engineBuilder = HttpClientEngine.builder(endpoint);
+            this.engineBuilder = HttpClientEngine.builder(Objects.requireNonNull(endpoint, "endpoint"));
         }
 
         /** HTTP/1.1 (default), H2C, or H2 over TLS. */
@@ -571,10 +578,6 @@ public final class McpClient implements AutoCloseable {
             HttpClientEngine e = owns ? engineBuilder.responseTimeout(requestTimeout).build() : engine;
             return new McpClient(this, notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
                     notifications));
-        }
-
-        URI endpoint() {
-            return endpoint;
         }
     }
 

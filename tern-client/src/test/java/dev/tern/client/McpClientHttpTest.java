@@ -132,6 +132,22 @@ class McpClientHttpTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aServerThatIsDownFailsTheCallAndTheNextCallTriesAgain() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        try (McpClient client = McpClient.http(URI.create("http://127.0.0.1:" + port + "/mcp")).era(Era.LEGACY).build()) {
+            assertThatThrownBy(() -> client.listTools().join()).cause().isInstanceOf(McpClientException.class)
+                    .hasMessageContaining("no response to initialize from http://127.0.0.1:" + port);
+            try (TestServers.Running late = TestServers.http(b -> b.port(port))) {
+                assertThat(client.listTools().join()).isNotEmpty();
+                assertThat(client.era()).isEqualTo(Era.LEGACY);
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void clientsSharingTlsSettingsResumeTheirSessions() {
         dev.tern.client.http.ClientTls shared = dev.tern.client.http.ClientTls.insecure();
         List<dev.tern.client.http.ConnectionInfo> connections = new CopyOnWriteArrayList<>();
