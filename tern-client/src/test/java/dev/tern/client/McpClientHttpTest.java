@@ -149,7 +149,7 @@ class McpClientHttpTest {
 
     @org.junit.jupiter.api.Test
     void clientsSharingTlsSettingsResumeTheirSessions() {
-        dev.tern.client.http.ClientTls shared = dev.tern.client.http.ClientTls.insecure();
+        dev.tern.client.http.ClientTls shared = dev.tern.client.http.ClientTls.builder().trustAll().build();
         List<dev.tern.client.http.ConnectionInfo> connections = new CopyOnWriteArrayList<>();
         for (Era era : List.of(Era.MODERN, Era.LEGACY)) {
             try (McpClient client = McpClient.http(URI.create("https://127.0.0.1:" + tls.port() + "/mcp"))

@@ -67,6 +67,15 @@ public final class TestServers {
             return "logged";
         }
 
+        @Tool(name = "slow", description = "Answers after millis (at most 10 s), or when cancelled.")
+        public String slow(@Arg(description = "How long to take") int millis, RequestContext context) {
+            long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Math.min(millis, 10_000));
+            while (System.nanoTime() < end && !context.isCancelled()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            return context.isCancelled() ? "cancelled" : "done";
+        }
+
         @Tool(name = "always_fails", description = "Fails as a tool error.")
         public String alwaysFails() {
             throw new ToolException("this tool always fails");

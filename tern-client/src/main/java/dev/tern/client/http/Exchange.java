@@ -15,7 +15,7 @@ final class Exchange {
     private static final byte[] EMPTY = new byte[0];
 
     final HttpCall call;
-    final CompletableFuture<HttpReply> future = new CompletableFuture<>();
+    final CompletableFuture<HttpReply> future = new Cancellable(this);
     private final int maxResponseBytes;
     volatile Timeout timeout;
     /** Undoes the exchange on its connection (resets the stream, closes the HTTP/1.1 connection) if it fails early. */
@@ -91,19 +91,41 @@ final class Exchange {
         future.complete(new HttpReply(status, headers, bytes, events, protocol, sentNanos, firstByteNanos, now));
     }
 
-    /** Fails the exchange unless it already finished; runs the abort hook when it did fail it. */
-    boolean fail(Throwable cause) {
+    /** Cancelling the future aborts the exchange: HTTP/2 resets its stream, HTTP/1.1 closes its connection. */
+    private static final class Cancellable extends CompletableFuture<HttpReply> {
+        private final Exchange exchange;
+
+        Cancellable(Exchange exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled) {
+                exchange.aborted();
+            }
+            return cancelled;
+        }
+    }
+
+    private void aborted() {
         Timeout t = timeout;
         if (t != null) {
             t.cancel();
-        }
-        if (!future.completeExceptionally(cause)) {
-            return false;
         }
         Runnable abort = onAbort;
         if (abort != null) {
             abort.run();
         }
+    }
+
+    /** Fails the exchange unless it already finished; runs the abort hook when it did fail it. */
+    boolean fail(Throwable cause) {
+        if (!future.completeExceptionally(cause)) {
+            return false;
+        }
+        aborted();
         return true;
     }
 }

@@ -106,7 +106,8 @@ public final class HttpClientEngine implements AutoCloseable {
     /**
      * Sends a request. The future completes with the whole response (any status), or exceptionally with an
      * {@link HttpClientException} when no complete response came, or a {@link TimeoutException} after the response
-     * timeout.
+     * timeout. Cancelling the future abandons the request: its HTTP/2 stream is reset, its HTTP/1.1 connection closed
+     * (for a Streamable HTTP request of 2026-07-28, that is how a client cancels).
      */
     public CompletableFuture<HttpReply> send(HttpCall call) {
         Exchange exchange = new Exchange(Objects.requireNonNull(call, "call"), maxResponseBytes);

@@ -120,7 +120,7 @@ class HttpClientEngineTest {
 
     @Test
     void tlsH2ByAlpnAndTheSecondConnectionResumesTheSession() {
-        ClientTls shared = ClientTls.insecure();
+        ClientTls shared = ClientTls.builder().trustAll().build();
         URI uri = URI.create("https://127.0.0.1:" + tls.port() + "/mcp");
         List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
         for (int round = 0; round < 2; round++) {
@@ -177,6 +177,43 @@ class HttpClientEngineTest {
                 assertThat(reply.events().get(0).data()).contains("notifications/progress");
                 assertThat(reply.events().get(3).data()).contains("\"id\":2");
             }
+        }
+    }
+
+    @Test
+    void cancellingResetsTheHttp2StreamAndTheConnectionServesOn() throws Exception {
+        byte[] slow = ("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\","
+                + "\"arguments\":{\"millis\":10000},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}").getBytes(StandardCharsets.UTF_8);
+        List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + clear.port() + "/mcp"))
+                .protocol(HttpProtocol.H2C).connectionListener(opened::add).build()) {
+            CompletableFuture<HttpReply> pending = http.send(HttpCall.post(null, "application/json", slow)
+                    .header("accept", "application/json, text/event-stream").header("mcp-protocol-version", "2026-07-28")
+                    .header("mcp-method", "tools/call").header("mcp-name", "slow"));
+            assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(pending.cancel(true)).isTrue();
+            assertThat(pending).isCancelled();
+            assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(opened).hasSize(1);
+        }
+    }
+
+    @Test
+    void cancellingAnHttp11RequestClosesItsConnection() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                        .build()) {
+            CompletableFuture<HttpReply> pending = http.send(HttpCall.get("/never"));
+            try (java.net.Socket accepted = silent.accept()) {
+                accepted.setSoTimeout(20_000);
+                java.io.InputStream in = accepted.getInputStream();
+                byte[] head = new byte[4096];
+                assertThat(in.read(head)).isPositive();
+                pending.cancel(true);
+                assertThat(in.read(head)).as("the client closed the connection").isEqualTo(-1);
+            }
+            assertThat(pending).isCancelled();
         }
     }
 
