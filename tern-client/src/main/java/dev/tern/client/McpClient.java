@@ -230,7 +230,8 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Sends any request and completes with the whole reply, an error response included, with its timing and HTTP
-     * headers. Fails only when no response came.
+     * headers. Fails only when no response came. Cancelling the returned future (once the era is decided) cancels
+     * the request: in 2026-07-28 over HTTP by abandoning its stream, otherwise with {@code notifications/cancelled}.
      */
     public CompletableFuture<McpReply> send(String method, JsonNode params) {
         return send(method, params, List.of(), null);
@@ -308,7 +309,7 @@ public final class McpClient implements AutoCloseable {
             reply = reply.orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
         }
         if (token != null) {
-            reply = reply.whenComplete((r, x) -> progressListeners.remove(token));
+            reply.whenComplete((r, x) -> progressListeners.remove(token));
         }
         return reply;
     }

@@ -131,6 +131,28 @@ class McpClientHttpTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("combinations")
+    void cancellingASentRequestReachesTheServer(HttpProtocol protocol, Era era) throws Exception {
+        try (McpClient client = client(protocol).era(era).build()) {
+            client.connect().join();
+            int before = TestServers.Extras.CANCELLED.get();
+            int started = TestServers.Extras.STARTED.get();
+            CompletableFuture<McpReply> slow = client.send("tools/call", dev.tern.protocol.Json.object()
+                    .put("name", "slow").set("arguments", dev.tern.protocol.Json.object().put("millis", 10_000)));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(8);
+            while (TestServers.Extras.STARTED.get() == started && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(slow.cancel(true)).isTrue();
+            while (TestServers.Extras.CANCELLED.get() == before && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(TestServers.Extras.CANCELLED.get()).as("the slow tool saw its cancellation").isGreaterThan(before);
+            assertThat(client.listTools().join()).isNotEmpty();
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void aServerThatIsDownFailsTheCallAndTheNextCallTriesAgain() throws Exception {
         int port;

@@ -62,6 +62,9 @@ class McpClientStdioTest {
                 assertThat(inFlight.get(i).join().structuredContent().path("id").asString())
                         .isEqualTo(Integer.toString(1 + i % 50));
             }
+            CompletableFuture<McpReply> slow = client.send("tools/call", dev.tern.protocol.Json.object()
+                    .put("name", "slow").set("arguments", dev.tern.protocol.Json.object().put("millis", 10_000)));
+            assertThat(slow.cancel(true)).isTrue();
             McpReply reply = client.send("tools/list", null).join();
             assertThat(reply.http()).isNull();
             assertThat(reply.completeNanos()).isGreaterThanOrEqualTo(reply.sentNanos());

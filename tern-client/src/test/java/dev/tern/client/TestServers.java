@@ -49,6 +49,11 @@ public final class TestServers {
     }
 
     public static final class Extras {
+        /** How many {@code slow} calls saw their cancellation, in any server of this process. */
+        static final java.util.concurrent.atomic.AtomicInteger CANCELLED = new java.util.concurrent.atomic.AtomicInteger();
+        /** How many {@code slow} calls have started, in any server of this process. */
+        static final java.util.concurrent.atomic.AtomicInteger STARTED = new java.util.concurrent.atomic.AtomicInteger();
+
         public record Counted(int steps) {
         }
 
@@ -69,11 +74,16 @@ public final class TestServers {
 
         @Tool(name = "slow", description = "Answers after millis (at most 10 s), or when cancelled.")
         public String slow(@Arg(description = "How long to take") int millis, RequestContext context) {
+            STARTED.incrementAndGet();
             long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Math.min(millis, 10_000));
             while (System.nanoTime() < end && !context.isCancelled()) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
-            return context.isCancelled() ? "cancelled" : "done";
+            if (context.isCancelled()) {
+                CANCELLED.incrementAndGet();
+                return "cancelled";
+            }
+            return "done";
         }
 
         @Tool(name = "always_fails", description = "Fails as a tool error.")
