@@ -72,8 +72,9 @@ final class HttpMcpTransport implements McpTransport {
         http.whenComplete((reply, failure) -> {
             if (failure != null) {
                 Throwable cause = McpClient.unwrap(failure);
-                answer.completeExceptionally(cause instanceof java.util.concurrent.CancellationException ? cause
-                        : new McpClientException("no response to " + request.method() + " from " + engine.baseUri()
+                boolean asIs = cause instanceof java.util.concurrent.CancellationException
+                        || cause instanceof java.util.concurrent.TimeoutException;
+                answer.completeExceptionally(asIs ? cause : new McpClientException("no response to " + request.method() + " from " + engine.baseUri()
                                 + ": " + cause.getMessage(), cause));
                 return;
             }

@@ -154,6 +154,16 @@ class McpClientHttpTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aRequestPastItsTimeoutFailsWithATimeout() {
+        try (McpClient client = client(HttpProtocol.H2C).era(Era.MODERN).requestTimeout(java.time.Duration.ofMillis(300))
+                .build()) {
+            assertThatThrownBy(() -> client.callTool("slow", Map.of("millis", 5_000)).join())
+                    .cause().isInstanceOf(java.util.concurrent.TimeoutException.class);
+            assertThat(client.listTools().join()).isNotEmpty();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void aServerThatIsDownFailsTheCallAndTheNextCallTriesAgain() throws Exception {
         int port;
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
