@@ -41,6 +41,7 @@ final class Http2Connection extends ClientConnection {
     private final IntObjectMap<Exchange> streams = new IntObjectHashMap<>();
     private final Handler handler;
     private volatile int capacity;
+    private boolean draining;
     private ChannelHandlerContext ctx;
 
     /**
@@ -73,6 +74,15 @@ final class Http2Connection extends ClientConnection {
         HttpCall call = exchange.call;
         byte[] body = call.body();
         int id = handler.connection().local().incrementAndGetNextStreamId();
+        if (id <= 0) {
+            // stream ids used up: this connection takes nothing more and closes once its streams are done
+            draining = true;
+            pool.retire(this);
+            pool.release(this);
+            pool.submit(exchange);
+            closeIfDrained();
+            return;
+        }
         Http2Headers headers = new DefaultHttp2Headers(false)
                 .method(call.method())
                 .scheme(target.scheme())
@@ -121,6 +131,7 @@ final class Http2Connection extends ClientConnection {
         if (exchange != null) {
             exchange.complete();
             pool.release(this);
+            closeIfDrained();
         }
     }
 
@@ -129,6 +140,13 @@ final class Http2Connection extends ClientConnection {
         if (exchange != null) {
             exchange.fail(cause);
             pool.release(this);
+            closeIfDrained();
+        }
+    }
+
+    private void closeIfDrained() {
+        if (draining && streams.isEmpty()) {
+            channel.close();
         }
     }
 
@@ -296,6 +314,7 @@ final class Http2Connection extends ClientConnection {
         @Override
         public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
             pool.retire(Http2Connection.this);
+            draining = true;
             List<Integer> unprocessed = new ArrayList<>();
             for (int id : streams.keySet()) {
                 if (id > lastStreamId) {
@@ -305,6 +324,7 @@ final class Http2Connection extends ClientConnection {
             for (int id : unprocessed) {
                 failStream(id, new HttpClientException("the server went away before processing the request"));
             }
+            closeIfDrained();
         }
     }
 }

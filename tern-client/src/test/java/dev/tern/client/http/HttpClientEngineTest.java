@@ -218,6 +218,40 @@ class HttpClientEngineTest {
     }
 
     @Test
+    void aServerRestartIsSurvivedWithNewConnections() throws Exception {
+        for (HttpProtocol protocol : List.of(HttpProtocol.HTTP_1_1, HttpProtocol.H2C)) {
+            List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+            List<ConnectionInfo> closed = new CopyOnWriteArrayList<>();
+            TestServers.Running first = TestServers.http(b -> b);
+            int port = first.port();
+            try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + port + "/mcp"))
+                    .protocol(protocol).connectionListener(new ConnectionListener() {
+                        @Override
+                        public void connected(ConnectionInfo info) {
+                            opened.add(info);
+                        }
+
+                        @Override
+                        public void closed(ConnectionInfo info) {
+                            closed.add(info);
+                        }
+                    }).build()) {
+                assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+                first.close();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (closed.isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertThat(closed).as(protocol + ": the client noticed the server closing").hasSize(1);
+                try (TestServers.Running second = TestServers.http(b -> b.port(port))) {
+                    assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+                }
+                assertThat(opened).hasSize(2);
+            }
+        }
+    }
+
+    @Test
     void refusedConnectionsAndTimeoutsFailTheFuture() throws Exception {
         int closedPort;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
