@@ -5,7 +5,7 @@ import picocli.CommandLine;
 /** The {@code tern} command. */
 @CommandLine.Command(name = "tern", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Tern: a fast Model Context Protocol server runtime for the JVM.",
-        subcommands = {ServeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ServeCommand.class, CallCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

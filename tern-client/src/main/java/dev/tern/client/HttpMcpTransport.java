@@ -67,11 +67,16 @@ final class HttpMcpTransport implements McpTransport {
         }
         StreamedResponse streamed = new StreamedResponse(request.id());
         call.onEvent(streamed);
-        return engine.send(call).handle((reply, failure) -> {
+        CompletableFuture<HttpReply> http = engine.send(call);
+        Answer answer = new Answer(http, request, version);
+        http.whenComplete((reply, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
-                        ? c.getCause() : failure;
-                throw new McpClientException("no response to " + request.method() + ": " + cause.getMessage(), cause);
+                Throwable cause = McpClient.unwrap(failure);
+                boolean asIs = cause instanceof java.util.concurrent.CancellationException
+                        || cause instanceof java.util.concurrent.TimeoutException;
+                answer.completeExceptionally(asIs ? cause : new McpClientException("no response to " + request.method() + " from " + engine.baseUri()
+                                + ": " + cause.getMessage(), cause));
+                return;
             }
             if (request.method().equals("initialize")) {
                 String id = reply.header("mcp-session-id");
@@ -79,8 +84,47 @@ final class HttpMcpTransport implements McpTransport {
                     sessionId = id;
                 }
             }
-            return toReply(request, reply, streamed.response);
+            try {
+                answer.complete(toReply(request, reply, streamed.response));
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
         });
+        return answer;
+    }
+
+    /**
+     * The reply to one request. Cancelling it abandons the HTTP exchange, which in 2026-07-28 is itself the
+     * cancellation; a legacy session is also sent {@code notifications/cancelled}.
+     */
+    private final class Answer extends CompletableFuture<McpReply> {
+        private final CompletableFuture<HttpReply> http;
+        private final JsonRpcRequest request;
+        private final ProtocolVersion version;
+
+        Answer(CompletableFuture<HttpReply> http, JsonRpcRequest request, ProtocolVersion version) {
+            this.http = http;
+            this.request = request;
+            this.version = version;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled) {
+                http.cancel(mayInterruptIfRunning);
+                if (version != null && !version.isModern()) {
+                    tools.jackson.databind.node.ObjectNode params = dev.tern.protocol.Json.object();
+                    switch (request.id()) {
+                        case RequestId.NumberId n -> params.put("requestId", n.value());
+                        case RequestId.StringId s -> params.put("requestId", s.value());
+                    }
+                    params.put("reason", "cancelled by the client");
+                    HttpMcpTransport.this.notify(new JsonRpcNotification("notifications/cancelled", params), version);
+                }
+            }
+            return cancelled;
+        }
     }
 
     @Override

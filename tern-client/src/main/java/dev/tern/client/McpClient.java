@@ -30,6 +30,7 @@ import dev.tern.protocol.RequestId;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.protocol.model.Prompt;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.Resource;
@@ -57,6 +58,7 @@ public final class McpClient implements AutoCloseable {
     private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
     private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
     private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    private static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
     private static final int CAPABILITY_MISSING = -32021;
 
     private final McpTransport transport;
@@ -66,12 +68,15 @@ public final class McpClient implements AutoCloseable {
     private final ObjectNode capabilities;
     private final Duration requestTimeout;
     private final Consumer<JsonRpcNotification> listener;
+    private final LoggingLevel logLevel;
     private final ObjectNode modernMeta;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<String, Consumer<JsonNode>> progressListeners = new ConcurrentHashMap<>();
     private final Map<String, List<ParamHeaders.Param>> toolHeaders = new ConcurrentHashMap<>();
     private volatile CompletableFuture<Era> connecting;
     private volatile Era era;
+    /** The era is decided and the legacy session, if any, is open. */
+    private volatile boolean ready;
     private volatile ProtocolVersion version;
     private volatile JsonNode serverInfo;
 
@@ -81,10 +86,14 @@ public final class McpClient implements AutoCloseable {
         this.capabilities = b.capabilities;
         this.requestTimeout = b.requestTimeout;
         this.listener = b.listener;
+        this.logLevel = b.logLevel;
         this.modernMeta = Json.object();
         modernMeta.put(META_VERSION, ProtocolVersion.LATEST.id());
         modernMeta.set(META_CLIENT_INFO, mapper.valueToTree(clientInfo));
         modernMeta.set(META_CAPABILITIES, capabilities);
+        if (logLevel != null) {
+            modernMeta.put(META_LOG_LEVEL, logLevel.wire());
+        }
         this.transport = transport.apply(this::onNotification);
         if (requestedEra != Era.AUTO) {
             this.era = requestedEra;
@@ -104,16 +113,20 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Decides the era (with {@link Era#AUTO}) and opens the legacy session if there is one. Requests do this by
-     * themselves; calling it first only moves the cost. Idempotent.
+     * themselves; calling it first only moves the cost. Once it succeeded it is not repeated; after a failure (the
+     * server was down, say) the next call tries again.
      */
     public synchronized CompletableFuture<Era> connect() {
-        if (connecting == null) {
+        if (connecting == null || connecting.isCompletedExceptionally()) {
             connecting = switch (requestedEra) {
                 case MODERN -> CompletableFuture.completedFuture(Era.MODERN);
                 case LEGACY -> initialize().thenApply(v -> Era.LEGACY);
                 case AUTO -> probe();
             };
-            connecting.thenAccept(e -> era = e);
+            connecting.thenAccept(e -> {
+                era = e;
+                ready = true;
+            });
         }
         return connecting;
     }
@@ -204,7 +217,7 @@ public final class McpClient implements AutoCloseable {
      * {@code server/discover}.
      */
     public CompletableFuture<Void> ping() {
-        return connect().thenCompose(e -> request(e == Era.MODERN ? "server/discover" : "ping", null))
+        return decided().thenCompose(e -> request(e == Era.MODERN ? "server/discover" : "ping", null))
                 .thenApply(r -> null);
     }
 
@@ -217,7 +230,8 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Sends any request and completes with the whole reply, an error response included, with its timing and HTTP
-     * headers. Fails only when no response came.
+     * headers. Fails only when no response came. Cancelling the returned future (once the era is decided) cancels
+     * the request: in 2026-07-28 over HTTP by abandoning its stream, otherwise with {@code notifications/cancelled}.
      */
     public CompletableFuture<McpReply> send(String method, JsonNode params) {
         return send(method, params, List.of(), null);
@@ -233,7 +247,7 @@ public final class McpClient implements AutoCloseable {
     private CompletableFuture<JsonNode> callToolWithRetry(ObjectNode params, JsonNode args, Consumer<JsonNode> progress,
             boolean mayRetry) {
         String name = params.get("name").stringValue();
-        return connect().thenCompose(e -> {
+        return decided().thenCompose(e -> {
             List<String> headers = e == Era.MODERN && transport.http()
                     ? ParamHeaders.headers(toolHeaders.getOrDefault(name, List.of()), args) : List.of();
             return send("tools/call", params, headers, progress);
@@ -245,6 +259,10 @@ public final class McpClient implements AutoCloseable {
             }
             return CompletableFuture.completedFuture(reply.resultOrThrow());
         });
+    }
+
+    private CompletableFuture<Era> decided() {
+        return ready ? CompletableFuture.completedFuture(era) : connect();
     }
 
     private <T> CompletableFuture<List<T>> listAll(String method, String field, Class<T> type, List<T> into,
@@ -271,9 +289,8 @@ public final class McpClient implements AutoCloseable {
         if (params != null && !params.isObject()) {
             throw new IllegalArgumentException("params: " + params.getNodeType() + " (expected: an object or null)");
         }
-        Era e = era;
-        if (e != null && (e == Era.MODERN || connecting != null && connecting.isDone())) {
-            return sendNow(e, method, (ObjectNode) params, headers, progress);
+        if (ready || requestedEra == Era.MODERN) {
+            return sendNow(era, method, (ObjectNode) params, headers, progress);
         }
         return connect().thenCompose(decided -> sendNow(decided, method, (ObjectNode) params, headers, progress));
     }
@@ -287,11 +304,12 @@ public final class McpClient implements AutoCloseable {
             progressListeners.put(token, progress);
         }
         CompletableFuture<McpReply> reply = transport.send(new JsonRpcRequest(id, method, sent), version, headers);
-        if (!requestTimeout.isZero()) {
+        // over HTTP the engine's response timeout is the request timeout
+        if (!requestTimeout.isZero() && !transport.http()) {
             reply = reply.orTimeout(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
         }
         if (token != null) {
-            reply = reply.whenComplete((r, x) -> progressListeners.remove(token));
+            reply.whenComplete((r, x) -> progressListeners.remove(token));
         }
         return reply;
     }
@@ -353,6 +371,13 @@ public final class McpClient implements AutoCloseable {
         return transport.send(new JsonRpcRequest(id, "server/discover", params), ProtocolVersion.LATEST, List.of())
                 .orTimeout(probeTimeout.toNanos(), TimeUnit.NANOSECONDS)
                 .handle((reply, failure) -> {
+                    Throwable cause = failure == null ? null : unwrap(failure);
+                    if (cause instanceof McpClientException m && m.httpStatus() == 0
+                            || cause != null && !(cause instanceof McpClientException)
+                                    && !(cause instanceof java.util.concurrent.TimeoutException)) {
+                        // no answer at all (refused, TLS failure, process gone): falling back would not help
+                        return CompletableFuture.<Era>failedFuture(cause);
+                    }
                     if (failure == null && isModernAnswer(reply)) {
                         version = ProtocolVersion.LATEST;
                         if (reply.result() != null) {
@@ -403,7 +428,14 @@ public final class McpClient implements AutoCloseable {
             version = v;
             serverInfo = result.get("serverInfo");
             transport.legacySession(v);
-            return transport.notify(new JsonRpcNotification("notifications/initialized", null), v);
+            CompletableFuture<Void> initialized =
+                    transport.notify(new JsonRpcNotification("notifications/initialized", null), v);
+            if (logLevel == null || !result.path("capabilities").has("logging")) {
+                return initialized;
+            }
+            ObjectNode level = Json.object().put("level", logLevel.wire());
+            return initialized.thenCompose(x -> transport.send(new JsonRpcRequest(RequestId.of(nextId.getAndIncrement()),
+                    "logging/setLevel", level), v, List.of())).thenAccept(McpReply::resultOrThrow);
         });
     }
 
@@ -420,6 +452,7 @@ public final class McpClient implements AutoCloseable {
         ObjectNode capabilities = Json.object();
         Duration requestTimeout = Duration.ofSeconds(60);
         Consumer<JsonRpcNotification> listener;
+        LoggingLevel logLevel;
 
         Builder() {
         }
@@ -463,6 +496,15 @@ public final class McpClient implements AutoCloseable {
             return self();
         }
 
+        /**
+         * Asks for log messages ({@code notifications/message}) at this level and above: per request in 2026-07-28,
+         * with {@code logging/setLevel} after {@code initialize} in a legacy session. Default: the server's choice.
+         */
+        public B logLevel(LoggingLevel level) {
+            this.logLevel = Objects.requireNonNull(level, "level");
+            return self();
+        }
+
         public abstract McpClient build();
 
         private static String version() {
@@ -473,13 +515,11 @@ public final class McpClient implements AutoCloseable {
 
     /** Options of a Streamable HTTP client; the HTTP engine's are here too. */
     public static final class HttpBuilder extends Builder<HttpBuilder> {
-        private final URI endpoint;
         private HttpClientEngine engine;
         private final HttpClientEngine.Builder engineBuilder;
 
         HttpBuilder(URI endpoint) {
-            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-            this.engineBuilder = HttpClientEngine.builder(endpoint);
+            this.engineBuilder = HttpClientEngine.builder(Objects.requireNonNull(endpoint, "endpoint"));
         }
 
         /** HTTP/1.1 (default), H2C, or H2 over TLS. */
@@ -526,7 +566,7 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Sends through an engine the caller made (and closes); the engine options above are then ignored. Its
-         * base URI is the MCP endpoint.
+         * base URI is the MCP endpoint, and its response timeout bounds each request.
          */
         public HttpBuilder engine(HttpClientEngine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -539,10 +579,6 @@ public final class McpClient implements AutoCloseable {
             HttpClientEngine e = owns ? engineBuilder.responseTimeout(requestTimeout).build() : engine;
             return new McpClient(this, notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
                     notifications));
-        }
-
-        URI endpoint() {
-            return endpoint;
         }
     }
 

@@ -47,7 +47,9 @@ final class StdioMcpTransport implements McpTransport {
     private final Consumer<String> stderrListener;
     private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private final ArrayDeque<String> stderrTail = new ArrayDeque<>();
+    private final Thread stderrDrain;
     private volatile boolean closed;
+    private volatile McpClientException outputClosed;
 
     private record Pending(CompletableFuture<McpReply> future, long sentNanos) {
     }
@@ -68,8 +70,8 @@ final class StdioMcpTransport implements McpTransport {
             throw new McpClientException("cannot start " + command + ": " + e.getMessage(), e);
         }
         stdin = new BufferedOutputStream(process.getOutputStream(), 64 * 1024);
+        stderrDrain = Thread.ofPlatform().daemon().name("tern-client-stderr-" + process.pid()).start(this::drainStderr);
         Thread.ofPlatform().daemon().name("tern-client-stdout-" + process.pid()).start(this::readStdout);
-        Thread.ofPlatform().daemon().name("tern-client-stderr-" + process.pid()).start(this::drainStderr);
     }
 
     @Override
@@ -83,7 +85,10 @@ final class StdioMcpTransport implements McpTransport {
         long sent = System.nanoTime();
         pending.put(request.id(), new Pending(future, sent));
         future.whenComplete((r, e) -> {
-            if (pending.remove(request.id()) != null && e != null && !closed) {
+            Throwable cause = e == null ? null : McpClient.unwrap(e);
+            boolean givenUp = cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof java.util.concurrent.CancellationException;
+            if (pending.remove(request.id()) != null && givenUp && !closed && outputClosed == null) {
                 // given up on (timeout, cancellation): tell the server to stop working on it
                 ObjectNode params = Json.object();
                 params.set("requestId", Json.mapper().valueToTree(idValue(request.id())));
@@ -99,6 +104,10 @@ final class StdioMcpTransport implements McpTransport {
             write(request);
         } catch (McpClientException e) {
             future.completeExceptionally(e);
+        }
+        McpClientException gone = outputClosed;
+        if (gone != null) {
+            future.completeExceptionally(gone);
         }
         return future;
     }
@@ -148,6 +157,7 @@ final class StdioMcpTransport implements McpTransport {
                 stdin.write('\n');
                 stdin.flush();
             } catch (IOException e) {
+                awaitExit();
                 throw new McpClientException("cannot write to the server process: " + e.getMessage() + exitNote(), e);
             }
         }
@@ -187,12 +197,10 @@ final class StdioMcpTransport implements McpTransport {
         } catch (IOException e) {
             // the process ended
         }
-        try {
-            process.waitFor(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        failAll(new McpClientException("the server process closed its output" + exitNote()));
+        awaitExit();
+        McpClientException gone = new McpClientException("the server process closed its output" + exitNote());
+        outputClosed = gone;
+        failAll(gone);
     }
 
     private void receive(byte[] line, int length) {
@@ -247,6 +255,17 @@ final class StdioMcpTransport implements McpTransport {
             }
         } catch (IOException e) {
             // the process ended
+        }
+    }
+
+    /** Gives a process that is going away a moment to exit and its last stderr lines to be read. */
+    private void awaitExit() {
+        try {
+            if (process.waitFor(1, TimeUnit.SECONDS)) {
+                stderrDrain.join(1000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -112,6 +112,105 @@ class McpClientHttpTest {
     }
 
     @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = Era.class, names = {"MODERN", "LEGACY"})
+    void logMessagesAtTheRequestedLevel(Era era) {
+        List<JsonNode> logs = new CopyOnWriteArrayList<>();
+        try (McpClient client = client(HttpProtocol.HTTP_1_1).era(era)
+                .logLevel(dev.tern.protocol.model.LoggingLevel.WARNING)
+                .notificationListener(n -> {
+                    if (n.method().equals("notifications/message")) {
+                        logs.add(n.params());
+                    }
+                }).build()) {
+            assertThat(((TextContent) client.callTool("log_twice", null).join().content().get(0)).text())
+                    .isEqualTo("logged");
+            assertThat(logs).singleElement().satisfies(l -> {
+                assertThat(l.path("level").asString()).isEqualTo("warning");
+                assertThat(l.path("data").asString()).isEqualTo("a warning message");
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("combinations")
+    void cancellingASentRequestReachesTheServer(HttpProtocol protocol, Era era) throws Exception {
+        try (McpClient client = client(protocol).era(era).build()) {
+            client.connect().join();
+            int before = TestServers.Extras.CANCELLED.get();
+            int started = TestServers.Extras.STARTED.get();
+            CompletableFuture<McpReply> slow = client.send("tools/call", dev.tern.protocol.Json.object()
+                    .put("name", "slow").set("arguments", dev.tern.protocol.Json.object().put("millis", 10_000)));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(8);
+            while (TestServers.Extras.STARTED.get() == started && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(slow.cancel(true)).isTrue();
+            while (TestServers.Extras.CANCELLED.get() == before && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(TestServers.Extras.CANCELLED.get()).as("the slow tool saw its cancellation").isGreaterThan(before);
+            assertThat(client.listTools().join()).isNotEmpty();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aRequestPastItsTimeoutFailsWithATimeout() {
+        try (McpClient client = client(HttpProtocol.H2C).era(Era.MODERN).requestTimeout(java.time.Duration.ofMillis(300))
+                .build()) {
+            assertThatThrownBy(() -> client.callTool("slow", Map.of("millis", 5_000)).join())
+                    .cause().isInstanceOf(java.util.concurrent.TimeoutException.class);
+            assertThat(client.listTools().join()).isNotEmpty();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aServerThatIsDownFailsTheCallAndTheNextCallTriesAgain() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        try (McpClient client = McpClient.http(URI.create("http://127.0.0.1:" + port + "/mcp")).era(Era.LEGACY).build()) {
+            assertThatThrownBy(() -> client.listTools().join()).cause().isInstanceOf(McpClientException.class)
+                    .hasMessageContaining("no response to initialize from http://127.0.0.1:" + port);
+            try (TestServers.Running late = TestServers.http(b -> b.port(port))) {
+                assertThat(client.listTools().join()).isNotEmpty();
+                assertThat(client.era()).isEqualTo(Era.LEGACY);
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void clientsSharingTlsSettingsResumeTheirSessions() {
+        dev.tern.client.http.ClientTls shared = dev.tern.client.http.ClientTls.builder().trustAll().build();
+        List<dev.tern.client.http.ConnectionInfo> connections = new CopyOnWriteArrayList<>();
+        for (Era era : List.of(Era.MODERN, Era.LEGACY)) {
+            try (McpClient client = McpClient.http(URI.create("https://127.0.0.1:" + tls.port() + "/mcp"))
+                    .protocol(HttpProtocol.H2).tls(shared).era(era).connectionListener(connections::add).build()) {
+                assertThat(client.listTools().join()).isNotEmpty();
+            }
+        }
+        assertThat(connections).hasSize(2).allSatisfy(c -> assertThat(c.protocol()).isEqualTo("h2"));
+        assertThat(connections.get(0).tlsResumed()).isFalse();
+        assertThat(connections.get(1).tlsResumed()).isTrue();
+    }
+
+    @org.junit.jupiter.api.Test
+    void modernCallsMirrorXMcpHeaderParametersAndLearnThemOnAHeaderMismatch() {
+        List<Integer> statuses = new CopyOnWriteArrayList<>();
+        try (McpClient client = client(HttpProtocol.H2C).era(Era.MODERN).build()) {
+            // not listed yet: the first attempt lacks Mcp-Param-Region, gets -32020, lists the tools and retries
+            CallToolResult first = client.callTool("region_echo", Map.of("region", "eu-west", "query", "q")).join();
+            assertThat(((TextContent) first.content().get(0)).text()).isEqualTo("region eu-west");
+            McpReply direct = client.send("tools/call", dev.tern.protocol.Json.object().put("name", "region_echo")
+                    .set("arguments", dev.tern.protocol.Json.object().put("region", "x"))).join();
+            assertThat(direct.error().code()).as("a raw send mirrors nothing").isEqualTo(-32020);
+            assertThat(direct.httpStatus()).isEqualTo(400);
+            CallToolResult again = client.callTool("region_echo", Map.of("region", "Zürich")).join();
+            assertThat(((TextContent) again.content().get(0)).text()).isEqualTo("region Zürich");
+        }
+    }
+
+    @ParameterizedTest
     @MethodSource("combinations")
     void manyConcurrentRequests(HttpProtocol protocol, Era era) {
         try (McpClient client = client(protocol).era(era).maxConnections(4).build()) {

@@ -25,17 +25,21 @@ abstract class ClientConnection {
     /** Starts an exchange; called on the connection's I/O thread. */
     abstract void start(Exchange exchange);
 
-    /** Hands an exchange to the I/O thread of this connection (the pool counted it as active already). */
+    /**
+     * Hands an exchange to the I/O thread of this connection (the pool counted it as active already). If the
+     * connection closed meanwhile, the exchange, not sent yet, goes back to the pool for another connection.
+     */
     final void dispatch(Exchange exchange) {
         channel.eventLoop().execute(() -> {
-            if (exchange.done() || !channel.isActive()) {
-                if (!exchange.done()) {
-                    exchange.fail(new HttpClientException("connection closed before the request was sent"));
-                }
+            if (exchange.done()) {
                 pool.release(this);
-                return;
+            } else if (!channel.isActive()) {
+                pool.retire(this);
+                pool.release(this);
+                pool.submit(exchange);
+            } else {
+                start(exchange);
             }
-            start(exchange);
         });
     }
 }

@@ -58,14 +58,22 @@ public final class ClientTls {
         return new Builder();
     }
 
-    /** Trusts the JDK's default certificate authorities. */
+    /** Trusts the JDK's default certificate authorities; one instance, so one session cache, for the process. */
     public static ClientTls system() {
-        return builder().build();
+        return Shared.SYSTEM;
     }
 
-    /** Trusts any certificate for any name: for development servers with self-signed certificates only. */
+    /**
+     * Trusts any certificate for any name: for development servers with self-signed certificates only. One instance
+     * for the process; build one with {@code builder().trustAll()} for a session cache of its own.
+     */
     public static ClientTls insecure() {
-        return builder().trustAll().build();
+        return Shared.INSECURE;
+    }
+
+    private static final class Shared {
+        static final ClientTls SYSTEM = builder().build();
+        static final ClientTls INSECURE = builder().trustAll().build();
     }
 
     /** The shared session cache (bounded by {@link Builder#sessionCacheSize}). */

@@ -2,10 +2,10 @@ package dev.tern.client.http;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.Timeout;
 
 /**
  * One request on its way: the call, its future, and the response as it is read. Fields past {@link #future} are
@@ -15,9 +15,9 @@ final class Exchange {
     private static final byte[] EMPTY = new byte[0];
 
     final HttpCall call;
-    final CompletableFuture<HttpReply> future = new CompletableFuture<>();
+    final CompletableFuture<HttpReply> future = new Cancellable(this);
     private final int maxResponseBytes;
-    volatile ScheduledFuture<?> timeout;
+    volatile Timeout timeout;
     /** Undoes the exchange on its connection (resets the stream, closes the HTTP/1.1 connection) if it fails early. */
     volatile Runnable onAbort;
 
@@ -82,28 +82,50 @@ final class Exchange {
 
     void complete() {
         long now = System.nanoTime();
-        ScheduledFuture<?> t = timeout;
+        Timeout t = timeout;
         if (t != null) {
-            t.cancel(false);
+            t.cancel();
         }
         byte[] bytes = length == body.length ? body : java.util.Arrays.copyOf(body, length);
         List<SseEvent> events = sse == null ? List.of() : sse.events();
         future.complete(new HttpReply(status, headers, bytes, events, protocol, sentNanos, firstByteNanos, now));
     }
 
-    /** Fails the exchange unless it already finished; runs the abort hook when it did fail it. */
-    boolean fail(Throwable cause) {
-        ScheduledFuture<?> t = timeout;
-        if (t != null) {
-            t.cancel(false);
+    /** Cancelling the future aborts the exchange: HTTP/2 resets its stream, HTTP/1.1 closes its connection. */
+    private static final class Cancellable extends CompletableFuture<HttpReply> {
+        private final Exchange exchange;
+
+        Cancellable(Exchange exchange) {
+            this.exchange = exchange;
         }
-        if (!future.completeExceptionally(cause)) {
-            return false;
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled) {
+                exchange.aborted();
+            }
+            return cancelled;
+        }
+    }
+
+    private void aborted() {
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
         }
         Runnable abort = onAbort;
         if (abort != null) {
             abort.run();
         }
+    }
+
+    /** Fails the exchange unless it already finished; runs the abort hook when it did fail it. */
+    boolean fail(Throwable cause) {
+        if (!future.completeExceptionally(cause)) {
+            return false;
+        }
+        aborted();
         return true;
     }
 }

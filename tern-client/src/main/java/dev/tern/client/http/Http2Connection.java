@@ -41,6 +41,7 @@ final class Http2Connection extends ClientConnection {
     private final IntObjectMap<Exchange> streams = new IntObjectHashMap<>();
     private final Handler handler;
     private volatile int capacity;
+    private boolean draining;
     private ChannelHandlerContext ctx;
 
     /**
@@ -73,6 +74,15 @@ final class Http2Connection extends ClientConnection {
         HttpCall call = exchange.call;
         byte[] body = call.body();
         int id = handler.connection().local().incrementAndGetNextStreamId();
+        if (id <= 0) {
+            // stream ids used up: this connection takes nothing more and closes once its streams are done
+            draining = true;
+            pool.retire(this);
+            pool.release(this);
+            pool.submit(exchange);
+            closeIfDrained();
+            return;
+        }
         Http2Headers headers = new DefaultHttp2Headers(false)
                 .method(call.method())
                 .scheme(target.scheme())
@@ -80,7 +90,7 @@ final class Http2Connection extends ClientConnection {
                 .path(target.path(call.path()));
         List<CharSequence> extra = call.headerList();
         for (int i = 0; i < extra.size(); i += 2) {
-            headers.add(AsciiString.of(extra.get(i)).toLowerCase(), extra.get(i + 1));
+            headers.add(lowerCase(extra.get(i)), extra.get(i + 1));
         }
         if (body.length > 0) {
             headers.setInt(CONTENT_LENGTH, body.length);
@@ -121,6 +131,7 @@ final class Http2Connection extends ClientConnection {
         if (exchange != null) {
             exchange.complete();
             pool.release(this);
+            closeIfDrained();
         }
     }
 
@@ -129,7 +140,24 @@ final class Http2Connection extends ClientConnection {
         if (exchange != null) {
             exchange.fail(cause);
             pool.release(this);
+            closeIfDrained();
         }
+    }
+
+    private void closeIfDrained() {
+        if (draining && streams.isEmpty()) {
+            channel.close();
+        }
+    }
+
+    private static CharSequence lowerCase(CharSequence name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                return AsciiString.of(name).toLowerCase();
+            }
+        }
+        return name;
     }
 
     private static HttpHeaders toHttpHeaders(Http2Headers headers) {
@@ -286,6 +314,7 @@ final class Http2Connection extends ClientConnection {
         @Override
         public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
             pool.retire(Http2Connection.this);
+            draining = true;
             List<Integer> unprocessed = new ArrayList<>();
             for (int id : streams.keySet()) {
                 if (id > lastStreamId) {
@@ -295,6 +324,7 @@ final class Http2Connection extends ClientConnection {
             for (int id : unprocessed) {
                 failStream(id, new HttpClientException("the server went away before processing the request"));
             }
+            closeIfDrained();
         }
     }
 }

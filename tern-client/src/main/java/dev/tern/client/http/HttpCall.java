@@ -7,8 +7,9 @@ import java.util.function.Consumer;
 
 /**
  * One HTTP request to send with {@link HttpClientEngine#send}: method, path, headers, body, and optionally a listener
- * for the events of a {@code text/event-stream} reply as they arrive. Not thread-safe while being built; do not
- * change it after sending.
+ * for the events of a {@code text/event-stream} reply as they arrive. Not thread-safe while being built; once built
+ * it is only read, so the same call may be sent many times, concurrently too (a load generator sending one request
+ * over and over builds it once). Do not change it after sending.
  */
 public final class HttpCall {
     private static final byte[] NO_BODY = new byte[0];

@@ -45,6 +45,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
  * }</pre>
  */
 public final class HttpClientEngine implements AutoCloseable {
+    private final URI baseUri;
     private final Target target;
     private final HttpProtocol protocol;
     private final ClientTls tls;
@@ -60,6 +61,7 @@ public final class HttpClientEngine implements AutoCloseable {
     private final InetSocketAddress address;
 
     private HttpClientEngine(Builder b) {
+        baseUri = b.uri;
         target = Target.of(b.uri);
         protocol = b.protocol;
         tls = target.tls() ? (b.tls != null ? b.tls : ClientTls.system()) : null;
@@ -104,17 +106,23 @@ public final class HttpClientEngine implements AutoCloseable {
     /**
      * Sends a request. The future completes with the whole response (any status), or exceptionally with an
      * {@link HttpClientException} when no complete response came, or a {@link TimeoutException} after the response
-     * timeout.
+     * timeout. Cancelling the future abandons the request: its HTTP/2 stream is reset, its HTTP/1.1 connection closed
+     * (for a Streamable HTTP request of 2026-07-28, that is how a client cancels).
      */
     public CompletableFuture<HttpReply> send(HttpCall call) {
         Exchange exchange = new Exchange(Objects.requireNonNull(call, "call"), maxResponseBytes);
         if (!responseTimeout.isZero()) {
-            exchange.timeout = group.next().schedule(() -> {
-                exchange.fail(new TimeoutException("no complete response within " + responseTimeout));
-            }, responseTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            exchange.timeout = Timeouts.TIMER.newTimeout(
+                    t -> exchange.fail(new TimeoutException("no complete response within " + responseTimeout)),
+                    responseTimeout.toNanos(), TimeUnit.NANOSECONDS);
         }
         pool.submit(exchange);
         return exchange.future;
+    }
+
+    /** The base URI: where calls without a path go. */
+    public URI baseUri() {
+        return baseUri;
     }
 
     /** The base URI's path (and query). */
@@ -191,12 +199,13 @@ public final class HttpClientEngine implements AutoCloseable {
             public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
                 if (evt instanceof SslHandshakeCompletionEvent done && !settled) {
                     settled = true;
-                    ctx.pipeline().remove(this);
                     if (!done.isSuccess()) {
+                        // stays in the pipeline to swallow the handshake exception that follows the event
                         ctx.close();
                         pool.connectFailed(done.cause());
                         return;
                     }
+                    ctx.pipeline().remove(this);
                     long handshakeNanos = System.nanoTime() - handshakeStart;
                     SSLSession session = engine.getSession();
                     String negotiated = engine.getApplicationProtocol();
@@ -227,6 +236,13 @@ public final class HttpClientEngine implements AutoCloseable {
                 ctx.close();
             }
         });
+    }
+
+    /** One timer wheel for the response timeouts of every engine: cheap to arm and cancel per request. */
+    private static final class Timeouts {
+        static final io.netty.util.HashedWheelTimer TIMER = new io.netty.util.HashedWheelTimer(
+                r -> Thread.ofPlatform().daemon().name("tern-client-timeouts").unstarted(r),
+                10, TimeUnit.MILLISECONDS, 1024);
     }
 
     public static final class Builder {

@@ -97,8 +97,30 @@ class HttpClientEngineTest {
     }
 
     @Test
+    void h2cQueuesPastTheServersStreamLimitAndOpensMoreConnectionsWhenAllowed() throws InterruptedException {
+        try (TestServers.Running limited = TestServers.http(b -> b.maxConcurrentStreams(4))) {
+            for (int maxConnections : new int[] {1, 3}) {
+                List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+                try (HttpClientEngine http = HttpClientEngine.builder(
+                                URI.create("http://127.0.0.1:" + limited.port() + "/mcp"))
+                        .protocol(HttpProtocol.H2C).maxConnections(maxConnections).connectionListener(opened::add)
+                        .build()) {
+                    List<CompletableFuture<HttpReply>> replies = new ArrayList<>();
+                    for (int i = 0; i < 100; i++) {
+                        replies.add(http.send(toolsList()));
+                    }
+                    for (CompletableFuture<HttpReply> f : replies) {
+                        assertThat(f.join().status()).isEqualTo(200);
+                    }
+                    assertThat(opened).hasSizeBetween(1, maxConnections);
+                }
+            }
+        }
+    }
+
+    @Test
     void tlsH2ByAlpnAndTheSecondConnectionResumesTheSession() {
-        ClientTls shared = ClientTls.insecure();
+        ClientTls shared = ClientTls.builder().trustAll().build();
         URI uri = URI.create("https://127.0.0.1:" + tls.port() + "/mcp");
         List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
         for (int round = 0; round < 2; round++) {
@@ -154,6 +176,77 @@ class HttpClientEngineTest {
                 assertThat(reply.events()).hasSize(4).isEqualTo(live);
                 assertThat(reply.events().get(0).data()).contains("notifications/progress");
                 assertThat(reply.events().get(3).data()).contains("\"id\":2");
+            }
+        }
+    }
+
+    @Test
+    void cancellingResetsTheHttp2StreamAndTheConnectionServesOn() throws Exception {
+        byte[] slow = ("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\","
+                + "\"arguments\":{\"millis\":10000},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}}}").getBytes(StandardCharsets.UTF_8);
+        List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+        try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + clear.port() + "/mcp"))
+                .protocol(HttpProtocol.H2C).connectionListener(opened::add).build()) {
+            CompletableFuture<HttpReply> pending = http.send(HttpCall.post(null, "application/json", slow)
+                    .header("accept", "application/json, text/event-stream").header("mcp-protocol-version", "2026-07-28")
+                    .header("mcp-method", "tools/call").header("mcp-name", "slow"));
+            assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(pending.cancel(true)).isTrue();
+            assertThat(pending).isCancelled();
+            assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(opened).hasSize(1);
+        }
+    }
+
+    @Test
+    void cancellingAnHttp11RequestClosesItsConnection() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                        .build()) {
+            CompletableFuture<HttpReply> pending = http.send(HttpCall.get("/never"));
+            try (java.net.Socket accepted = silent.accept()) {
+                accepted.setSoTimeout(20_000);
+                java.io.InputStream in = accepted.getInputStream();
+                byte[] head = new byte[4096];
+                assertThat(in.read(head)).isPositive();
+                pending.cancel(true);
+                assertThat(in.read(head)).as("the client closed the connection").isEqualTo(-1);
+            }
+            assertThat(pending).isCancelled();
+        }
+    }
+
+    @Test
+    void aServerRestartIsSurvivedWithNewConnections() throws Exception {
+        for (HttpProtocol protocol : List.of(HttpProtocol.HTTP_1_1, HttpProtocol.H2C)) {
+            List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
+            List<ConnectionInfo> closed = new CopyOnWriteArrayList<>();
+            TestServers.Running first = TestServers.http(b -> b);
+            int port = first.port();
+            try (HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + port + "/mcp"))
+                    .protocol(protocol).connectionListener(new ConnectionListener() {
+                        @Override
+                        public void connected(ConnectionInfo info) {
+                            opened.add(info);
+                        }
+
+                        @Override
+                        public void closed(ConnectionInfo info) {
+                            closed.add(info);
+                        }
+                    }).build()) {
+                assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+                first.close();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (closed.isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertThat(closed).as(protocol + ": the client noticed the server closing").hasSize(1);
+                try (TestServers.Running second = TestServers.http(b -> b.port(port))) {
+                    assertThat(http.send(toolsList()).get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+                }
+                assertThat(opened).hasSize(2);
             }
         }
     }
