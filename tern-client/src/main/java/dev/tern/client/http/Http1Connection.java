@@ -87,12 +87,13 @@ final class Http1Connection extends ClientConnection {
                     }
                     if (content instanceof LastHttpContent) {
                         current = null;
-                        exchange.complete();
+                        // back in the pool before the caller hears of the reply, so its next request can reuse it
                         if (closeAfter) {
                             channel.close();
                         } else {
                             pool.release(Http1Connection.this);
                         }
+                        exchange.complete();
                     }
                 }
             } finally {
