@@ -57,7 +57,8 @@ final class DefaultServerChannel implements ServerChannel {
 
     /** The legacy session, set by {@code initialize}. */
     private volatile LegacySession session;
-    private final String ownerKey = java.util.UUID.randomUUID().toString();
+    /** Made on first use: most channels (every stateless request has one) never own a task. */
+    private volatile String ownerKey;
     private volatile boolean closed;
 
     private record LegacySession(ProtocolVersion version, ObjectNode capabilities, Implementation clientInfo,
@@ -83,7 +84,17 @@ final class DefaultServerChannel implements ServerChannel {
 
     /** Who owns the legacy tasks this channel starts. */
     String ownerKey() {
-        return ownerKey;
+        String key = ownerKey;
+        if (key == null) {
+            synchronized (this) {
+                key = ownerKey;
+                if (key == null) {
+                    key = java.util.UUID.randomUUID().toString();
+                    ownerKey = key;
+                }
+            }
+        }
+        return key;
     }
 
     PendingRequests pending() {
