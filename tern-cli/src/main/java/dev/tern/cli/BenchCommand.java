@@ -502,6 +502,10 @@ final class BenchCommand implements Callable<Integer> {
                 description = "The user to fetch (default: ${DEFAULT-VALUE}).")
         String id;
 
+        @CommandLine.Option(names = "--server-timing", description = "Serve with --server-timing, so the MCP rows "
+                + "also split the server's time into parse, queue, exec and ser (the header costs a little per call).")
+        boolean serverTiming;
+
         @CommandLine.Mixin
         Output output = new Output();
 
@@ -520,7 +524,7 @@ final class BenchCommand implements Callable<Integer> {
                 err.println("tern bench compare: " + e.getMessage());
                 return 2;
             }
-            Process server = startServer();
+            Process server = startServer(serverTiming);
             try {
                 URI mcp = awaitUrl(server);
                 err.println("tern bench compare: serving user-directory at " + mcp + " (pid " + server.pid() + ")");
@@ -576,12 +580,15 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
 
-        private static Process startServer() throws java.io.IOException {
+        private static Process startServer(boolean serverTiming) throws java.io.IOException {
             String java = ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            List<String> command = List.of(java, "-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=25",
-                    "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                    "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0");
+            List<String> command = new java.util.ArrayList<>(List.of(java, "-XX:+ExitOnOutOfMemoryError",
+                    "-XX:MaxRAMPercentage=25", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                    "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0"));
+            if (serverTiming) {
+                command.add("--server-timing");
+            }
             return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         }
 
