@@ -467,18 +467,41 @@ final class McpEndpoint {
 
     static boolean accepts(HttpHeaders headers, String type) {
         List<String> accept = headers.getAll(HttpHeaderNames.ACCEPT);
-        if (accept.isEmpty()) {
-            return false;
-        }
         for (String value : accept) {
-            for (String part : value.split(",")) {
-                String media = part.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
-                if (media.equals(type) || media.equals("*/*") || media.equals(type.substring(0, type.indexOf('/')) + "/*")) {
+            // each comma-separated media range, parameters after ';' ignored, compared without allocating
+            int start = 0;
+            while (start <= value.length()) {
+                int comma = value.indexOf(',', start);
+                int end = comma < 0 ? value.length() : comma;
+                int semicolon = value.indexOf(';', start);
+                int mediaEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
+                if (mediaRangeMatches(value, start, mediaEnd, type)) {
                     return true;
                 }
+                start = end + 1;
             }
         }
         return false;
+    }
+
+    /** Whether {@code value[from, to)}, trimmed, is {@code type}, its {@code type/*} or {@code *}{@code /*}. */
+    private static boolean mediaRangeMatches(String value, int from, int to, String type) {
+        while (from < to && Character.isWhitespace(value.charAt(from))) {
+            from++;
+        }
+        while (to > from && Character.isWhitespace(value.charAt(to - 1))) {
+            to--;
+        }
+        int length = to - from;
+        if (length == type.length() && value.regionMatches(true, from, type, 0, length)) {
+            return true;
+        }
+        if (length < 3 || value.charAt(to - 1) != '*' || value.charAt(to - 2) != '/') {
+            return false;
+        }
+        int slash = type.indexOf('/');
+        return (length == 3 && value.charAt(from) == '*')
+                || (length == slash + 2 && value.regionMatches(true, from, type, 0, slash + 1));
     }
 
     private void methodNotAllowed(HttpExchange exchange) {

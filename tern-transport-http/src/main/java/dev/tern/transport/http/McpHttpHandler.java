@@ -48,6 +48,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private java.util.concurrent.ScheduledFuture<?> bodyTimer;
     private Runnable deferred;
     private HttpRoutes.Pending routeRequest;
+    /** The request being read was POSTed to the messages path of the 2024-11-05 transport. */
+    private boolean legacyMessages;
 
     McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
         this.endpoint = endpoint;
@@ -115,7 +117,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void route(ChannelHandlerContext ctx, HttpRequest req) {
         HttpHeaders headers = req.headers();
-        String path = new QueryStringDecoder(req.uri()).path();
+        String path = pathOf(req.uri());
         if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
             boolean down = endpoint.draining() && !path.equals("/health/live");
             exchange.json(down ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK,
@@ -124,6 +126,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
         routeRequest = null;
         boolean legacySse = endpoint.legacySse().serves(path);
+        legacyMessages = legacySse && endpoint.legacySse().isMessagesPath(path);
         if (!path.equals(options.path()) && !legacySse && routed(ctx, req)) {
             return;
         }
@@ -205,6 +208,17 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The decoded path of a request URI; the URI itself in the common case of a plain path. */
+    private static String pathOf(String uri) {
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '?' || c == '%' || c == '#') {
+                return new QueryStringDecoder(uri).path();
+            }
+        }
+        return uri;
+    }
+
     private HttpMethod legacySsePathMethod(String path) {
         return endpoint.legacySse().isMessagesPath(path) ? HttpMethod.POST : HttpMethod.GET;
     }
@@ -277,7 +291,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             routed.serve(bytes, exchange, endpoint);
             return;
         }
-        if (endpoint.legacySse().isMessagesPath(new QueryStringDecoder(request.uri()).path())) {
+        if (legacyMessages) {
             endpoint.legacySse().post(request.uri(), request.headers(), bytes, exchange, endpoint);
         } else {
             endpoint.handlePost(request.headers(), bytes, exchange);
