@@ -21,10 +21,7 @@
 //
 // stdout gets one JSON summary; the exit status is 0 only if every check passed.
 
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-
-import { COMMON_CHECKS, connect, describe, expect, loadSdk, main, newSummary, readConfig, runChecks, safeJson }
+import { COMMON_CHECKS, connect, describe, expect, loadSdk, main, newSummary, runChecks, safeJson }
     from './interop-checks.mjs';
 
 const ALL_CHECKS = [...COMMON_CHECKS, 'session'];
@@ -41,7 +38,10 @@ const summary = newSummary({
 const httpLog = [];
 let session;
 
-await main({ summary, loadConfig, run, close: closeQuietly, finish });
+await main({ summary, usage: 'node http-client.mjs', validate, run, client: () => session?.client,
+    beforePrint: () => {
+        summary.recentHttp = httpLog.slice(-40);
+    } });
 
 async function run(config) {
     const sdkName = config.sdk ?? 'v1';
@@ -210,26 +210,8 @@ function rpcMethodOf(body) {
     return message?.method ?? (message && 'id' in message ? 'response' : null);
 }
 
-function loadConfig(arg) {
-    const parsed = readConfig(arg, 'node http-client.mjs');
-    if (typeof parsed.url !== 'string' || !/^https?:\/\//.test(parsed.url)) {
+function validate(config) {
+    if (typeof config.url !== 'string' || !/^https?:\/\//.test(config.url)) {
         throw new Error('config.url must be an http(s) URL');
     }
-    if (parsed.npmDir && !existsSync(path.join(parsed.npmDir, 'node_modules'))) {
-        throw new Error(`config.npmDir ${parsed.npmDir} has no node_modules`);
-    }
-    return parsed;
-}
-
-async function closeQuietly() {
-    try {
-        await session?.client.close();
-    } catch (e) {
-        summary.clientErrors.push(`close: ${describe(e)}`);
-    }
-}
-
-function finish(code) {
-    summary.recentHttp = httpLog.slice(-40);
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n', () => process.exit(code));
 }

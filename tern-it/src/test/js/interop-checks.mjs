@@ -3,7 +3,7 @@
 // run against an MCP server (the user directory of `tern serve`, or the interop fixture server).
 
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const CANCEL_REASON = 'interop test: cancelled by the client';
@@ -33,13 +33,26 @@ export function newSummary(extra = {}) {
 }
 
 /**
- * Runs a client script: reads its config, runs it under a watchdog, closes the client and prints the summary.
- * The exit status is 0 only if every check passed.
+ * Runs a client script: reads its config (a JSON object inline or the path of a file holding one; {@code validate}
+ * throws on what the script cannot use), runs it under a watchdog, closes the client {@code client()} returns and
+ * prints the summary, after {@code beforePrint}. The exit status is 0 only if every check passed.
  */
-export async function main({ summary, loadConfig, run, close, finish }) {
+export async function main({ summary, usage, validate, run, client, beforePrint }) {
+    const close = async () => {
+        try {
+            await client()?.close();
+        } catch (e) {
+            summary.clientErrors.push(`close: ${describe(e)}`);
+        }
+    };
+    const finish = code => {
+        beforePrint();
+        process.stdout.write(JSON.stringify(summary, null, 2) + '\n', () => process.exit(code));
+    };
     let config;
     try {
-        config = loadConfig(process.argv[2]);
+        config = readConfig(process.argv[2], usage);
+        validate(config);
     } catch (e) {
         summary.failures.push(`config: ${e.message}`);
         finish(2);
@@ -64,12 +77,15 @@ export async function main({ summary, loadConfig, run, close, finish }) {
     finish(summary.ok ? 0 : 1);
 }
 
-/** Reads the config argument: a JSON object inline or the path of a file holding one. */
-export function readConfig(arg, usage) {
+function readConfig(arg, usage) {
     if (!arg) {
         throw new Error(`usage: ${usage} CONFIG (JSON, inline or a file)`);
     }
-    return JSON.parse(arg.trimStart().startsWith('{') ? arg : readFileSync(arg, 'utf8'));
+    const config = JSON.parse(arg.trimStart().startsWith('{') ? arg : readFileSync(arg, 'utf8'));
+    if (config.npmDir && !existsSync(path.join(config.npmDir, 'node_modules'))) {
+        throw new Error(`config.npmDir ${config.npmDir} has no node_modules`);
+    }
+    return config;
 }
 
 /**

@@ -15,16 +15,16 @@
 //
 // stdout gets one JSON summary; the exit status is 0 only if every check passed.
 
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-
-import { COMMON_CHECKS, connect, describe, loadSdk, main, newSummary, readConfig, runChecks } from './interop-checks.mjs';
+import { COMMON_CHECKS, connect, loadSdk, main, newSummary, runChecks } from './interop-checks.mjs';
 
 const summary = newSummary({ serverStderrTail: '' });
 let serverStderr = '';
 let session;
 
-await main({ summary, loadConfig, run, close: closeQuietly, finish });
+await main({ summary, usage: 'node stdio-client.mjs', validate, run, client: () => session?.client,
+    beforePrint: () => {
+        summary.serverStderrTail = serverStderr.slice(-4_000);
+    } });
 
 async function run(config) {
     const sdkName = config.sdk ?? 'v1';
@@ -55,26 +55,8 @@ async function run(config) {
     await runChecks(config.checks ?? COMMON_CHECKS, session);
 }
 
-function loadConfig(arg) {
-    const parsed = readConfig(arg, 'node stdio-client.mjs');
-    if (typeof parsed.command !== 'string' || parsed.command.length === 0) {
+function validate(config) {
+    if (typeof config.command !== 'string' || config.command.length === 0) {
         throw new Error('config.command must be a non-empty string');
     }
-    if (parsed.npmDir && !existsSync(path.join(parsed.npmDir, 'node_modules'))) {
-        throw new Error(`config.npmDir ${parsed.npmDir} has no node_modules`);
-    }
-    return parsed;
-}
-
-async function closeQuietly() {
-    try {
-        await session?.client.close();
-    } catch (e) {
-        summary.clientErrors.push(`close: ${describe(e)}`);
-    }
-}
-
-function finish(code) {
-    summary.serverStderrTail = serverStderr.slice(-4_000);
-    process.stdout.write(JSON.stringify(summary, null, 2) + '\n', () => process.exit(code));
 }
