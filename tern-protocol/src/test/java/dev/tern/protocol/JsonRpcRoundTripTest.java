@@ -216,4 +216,33 @@ class JsonRpcRoundTripTest {
         assertThat(JsonRpcCodec.wellFormed("\ud83d\ud83d\ude00")).isEqualTo("\ufffd\ud83d\ude00");
         assertThat(JsonRpcCodec.wellFormed("\ude00\ud83d")).isEqualTo("\ufffd\ufffd");
     }
+
+    // ------------------------------------------------------------------ raw JSON members
+
+    @Test
+    void rawJsonIsWrittenAsItIsAndReadsBackAsTheSameTree() {
+        String record = "{\"name\":\"Ada \\\"the\\\" first\",\"tags\":[\"x\",1,null],\"n\":{\"e\":\"\u00e9\"}}";
+        ObjectNode result = Json.object();
+        result.set("structuredContent", Json.rawJson(record));
+        byte[] encoded = codec.encode(new JsonRpcResult(RequestId.of(1), result));
+        JsonRpcResult back = (JsonRpcResult) single(codec.decode(encoded));
+
+        assertThat(back.result().get("structuredContent")).isEqualTo(Json.mapper().readTree(record));
+        assertThat(Json.materialize(result.get("structuredContent"))).isEqualTo(Json.mapper().readTree(record));
+        assertThat(Json.isRawObject(result.get("structuredContent"))).isTrue();
+        assertThat(Json.isRawObject(Json.rawJson("[1,2]"))).isFalse();
+        assertThat(Json.isRawObject(Json.object())).isFalse();
+        assertThat(Json.materialize(back.result())).isSameAs(back.result());
+    }
+
+    @Test
+    void loneSurrogatesInRawJsonAreReplaced() {
+        ObjectNode result = Json.object();
+        result.set("structuredContent", Json.rawJson("{\"cut\":\"emoji \ud83d\"}"));
+        byte[] encoded = codec.encode(new JsonRpcResult(RequestId.of(1), result));
+
+        assertThat(Utf8Check.problem(encoded, 0, encoded.length)).isNull();
+        JsonRpcResult back = (JsonRpcResult) single(codec.decode(encoded));
+        assertThat(back.result().at("/structuredContent/cut").stringValue()).isEqualTo("emoji \ufffd");
+    }
 }

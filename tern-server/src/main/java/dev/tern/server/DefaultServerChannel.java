@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -237,10 +236,10 @@ final class DefaultServerChannel implements ServerChannel {
         if (method.inline()) {
             run(exchange, method);
         } else {
-            ScheduledFuture<?> deadline = server.scheduler().schedule(() -> {
+            HandlerDeadlines.Armed deadline = server.deadlines().arm(() -> {
                 exchange.timedOut = true;
                 cancel(exchange, "timed out");
-            }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            });
             Thread.ofVirtual().name("tern-request-", 0).start(() -> {
                 exchange.thread = Thread.currentThread();
                 try {
@@ -255,7 +254,7 @@ final class DefaultServerChannel implements ServerChannel {
                         }
                     }
                 } finally {
-                    deadline.cancel(false);
+                    deadline.disarm();
                     exchange.thread = null;
                     Thread.interrupted();
                 }

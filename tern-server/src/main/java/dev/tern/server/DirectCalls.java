@@ -6,9 +6,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.tern.protocol.ErrorCodes;
@@ -19,6 +16,7 @@ import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 import dev.tern.protocol.model.ReadResourceResult;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -67,7 +65,12 @@ final class DirectCalls {
             if (!violations.isEmpty()) {
                 return new CallOutcome.InvalidArguments(violations);
             }
-            return new CallOutcome.Done(Methods.invokeTool(e, tool, arguments));
+            ObjectNode result = Methods.invokeTool(e, tool, arguments);
+            JsonNode structured = result.get("structuredContent");
+            if (structured != null) {
+                result.set("structuredContent", Json.materialize(structured));
+            }
+            return new CallOutcome.Done(result);
         });
     }
 
@@ -100,16 +103,14 @@ final class DirectCalls {
         Exchange exchange = new Exchange(channel, request, ProtocolVersion.V2026_07_28, Json.object(), null, null,
                 response -> {
                 });
-        ScheduledFuture<?> deadline;
-        try {
-            deadline = server.scheduler().schedule(() -> {
-                exchange.timedOut = true;
-                cancel(exchange, "timed out");
-            }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closed) {
+        if (server.isClosed()) {
             outcome.complete(new CallOutcome.Failed("The server is closed"));
             return outcome;
         }
+        HandlerDeadlines.Armed deadline = server.deadlines().arm(() -> {
+            exchange.timedOut = true;
+            cancel(exchange, "timed out");
+        });
         running.add(exchange);
         outcome.whenComplete((result, failure) -> {
             if (outcome.isCancelled()) {
@@ -121,7 +122,7 @@ final class DirectCalls {
             try {
                 outcome.complete(exchange.cancellation.isCancelled() ? cancelled(exchange) : run(exchange, body));
             } finally {
-                deadline.cancel(false);
+                deadline.disarm();
                 exchange.thread = null;
                 exchange.finish();
                 running.remove(exchange);

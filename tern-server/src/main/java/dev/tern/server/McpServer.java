@@ -34,6 +34,7 @@ public final class McpServer implements AutoCloseable {
     private final ServerConfig config;
     private final FeatureRegistry registry;
     private final ScheduledExecutorService scheduler;
+    private final HandlerDeadlines deadlines;
     private final RequestStateSealer sealer;
     private final Set<DefaultServerChannel> channels = ConcurrentHashMap.newKeySet();
     private final ObjectNode capabilities;
@@ -57,6 +58,7 @@ public final class McpServer implements AutoCloseable {
         });
         pool.setRemoveOnCancelPolicy(true);
         this.scheduler = pool;
+        this.deadlines = new HandlerDeadlines(pool, config.handlerTimeout());
         this.sealer = new RequestStateSealer(b.requestStateKey != null ? b.requestStateKey : RequestStateSealer.randomKey(),
                 config.requestStateLifetime(), Clock.systemUTC());
         this.capabilities = buildCapabilities();
@@ -216,6 +218,14 @@ public final class McpServer implements AutoCloseable {
 
     ScheduledExecutorService scheduler() {
         return scheduler;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    HandlerDeadlines deadlines() {
+        return deadlines;
     }
 
     RequestStateSealer sealer() {

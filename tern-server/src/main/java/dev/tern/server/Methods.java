@@ -13,9 +13,11 @@ import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.Completion;
+import dev.tern.protocol.model.Content;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.PromptArgument;
 import dev.tern.protocol.model.ReadResourceResult;
+import dev.tern.protocol.model.TextContent;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -238,24 +240,49 @@ final class Methods {
 
     private static ObjectNode toTree(Exchange e, CallToolResult result) {
         JsonNode structured = result.structuredContent();
-        if (structured == null) {
-            ObjectNode tree = Json.mapper().valueToTree(result);
-            if (!tree.has("content")) {
-                tree.putArray("content");
-            }
+        if (!plainText(result.content())) {
+            // Placed as it is rather than copied through the mapper: the structured content is already a tree.
+            ObjectNode rest = Json.mapper().valueToTree(
+                    new CallToolResult(result.content(), null, result.isError(), result.meta()));
+            ObjectNode tree = Json.object();
+            JsonNode content = rest.remove("content");
+            tree.set("content", content != null ? content : Json.mapper().createArrayNode());
+            putStructured(e, tree, structured);
+            tree.setAll(rest);
             return tree;
         }
-        // The structured content is already a tree: placed as it is rather than copied through the mapper.
-        ObjectNode rest = Json.mapper().valueToTree(
-                new CallToolResult(result.content(), null, result.isError(), result.meta()));
         ObjectNode tree = Json.object();
-        JsonNode content = rest.remove("content");
-        tree.set("content", content != null ? content : Json.mapper().createArrayNode());
-        if (structured.isObject() || e.modern()) {
+        ArrayNode content = tree.putArray("content");
+        for (Content c : result.content()) {
+            content.addObject().put("type", "text").put("text", ((TextContent) c).text());
+        }
+        putStructured(e, tree, structured);
+        if (result.isError() != null) {
+            tree.put("isError", result.isError());
+        }
+        if (result.meta() != null) {
+            tree.set("_meta", Json.mapper().valueToTree(result.meta()));
+        }
+        return tree;
+    }
+
+    /** Whether every block is text without annotations or metadata: the common shape, built without the mapper. */
+    private static boolean plainText(List<Content> content) {
+        if (content == null) {
+            return false;
+        }
+        for (Content c : content) {
+            if (!(c instanceof TextContent t) || t.text() == null || t.annotations() != null || t.meta() != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void putStructured(Exchange e, ObjectNode tree, JsonNode structured) {
+        if (structured != null && (structured.isObject() || Json.isRawObject(structured) || e.modern())) {
             tree.set("structuredContent", structured);
         }
-        tree.setAll(rest);
-        return tree;
     }
 
     // ---------------------------------------------------------------- resources

@@ -10,7 +10,10 @@ import dev.tern.protocol.model.Content;
 
 import tools.jackson.databind.JsonNode;
 
-/** Turns what a tool method returns into a {@link CallToolResult}. */
+/**
+ * Turns what a tool method returns into a {@link CallToolResult}. A value that is neither text nor content is
+ * serialized once: the same JSON text is the text block and, as a raw node, the structured content.
+ */
 final class ToolResults {
     private ToolResults() {
     }
@@ -27,9 +30,9 @@ final class ToolResults {
                 yield new CallToolResult(content, null, null, null);
             }
             default -> {
-                JsonNode tree = Json.mapper().valueToTree(value);
-                String text = Json.mapper().writeValueAsString(tree);
-                yield new CallToolResult(List.of(Content.text(text)), structured || tree.isObject() ? tree : null, null, null);
+                String text = Json.mapper().writeValueAsString(value);
+                JsonNode json = Json.rawJson(text);
+                yield new CallToolResult(List.of(Content.text(text)), structured || Json.isRawObject(json) ? json : null, null, null);
             }
         };
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -35,6 +36,8 @@ final class HttpExchange {
 
     enum Mode { PENDING, SSE, DONE }
 
+    /** Room for a typical JSON answer, so most are written without the buffer growing. */
+    private static final int BODY_BUFFER_SIZE = 2048;
     private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
 
     private final ChannelHandlerContext ctx;
@@ -126,19 +129,31 @@ final class HttpExchange {
 
     /** Answers with one JSON body and ends the exchange; if a stream is open, the body is its last event. */
     synchronized void json(HttpResponseStatus status, byte[] body) {
-        if (mode == Mode.SSE) {
-            writeEvent(body, null);
-            end();
+        json(status, Unpooled.wrappedBuffer(body));
+    }
+
+    /** A pooled buffer for a body about to be passed to {@link #json(HttpResponseStatus, ByteBuf)}. */
+    ByteBuf buffer() {
+        return ctx.alloc().ioBuffer(BODY_BUFFER_SIZE);
+    }
+
+    /**
+     * Answers with one JSON body and ends the exchange, as {@link #json(HttpResponseStatus, byte[])}; takes
+     * ownership of {@code body}.
+     */
+    synchronized void json(HttpResponseStatus status, ByteBuf body) {
+        if (mode != Mode.PENDING) {
+            if (mode == Mode.SSE) {
+                writeEvent(ByteBufUtil.getBytes(body), null);
+                end();
+            }
+            body.release();
             return;
         }
-        if (mode == Mode.DONE) {
-            return;
-        }
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                Unpooled.wrappedBuffer(body));
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         HttpHeaders h = response.headers();
         h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
         h.add(extraHeaders);
         finish(response);
     }

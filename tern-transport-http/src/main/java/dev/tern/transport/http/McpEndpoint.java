@@ -21,6 +21,8 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
@@ -398,19 +400,25 @@ final class McpEndpoint {
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             long encodeStarted = System.nanoTime();
-            byte[] json = codec.encode(message);
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
+                ByteBuf body = exchange.buffer();
+                try {
+                    codec.encode(message, new ByteBufOutputStream(body));
+                } catch (RuntimeException e) {
+                    body.release();
+                    throw e;
+                }
                 ServerTiming timing = exchange.timing();
                 if (timing != null) {
                     exchange.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
                 }
-                exchange.json(status(r), json);
+                exchange.json(status(r), body);
                 ServerChannel c = channel;
                 if (c != null) {
                     c.close();
                 }
             } else {
-                exchange.event(json, null, false);
+                exchange.event(codec.encode(message), null, false);
             }
         }
     }
