@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.model.Tool;
@@ -23,11 +24,16 @@ final class HeaderCheck {
     static final String NAME = "mcp-name";
     static final String PARAM_PREFIX = "mcp-param-";
 
-    private HeaderCheck() {
+    private static final int MAX_CACHED_TOOLS = 4096;
+
+    /** The {@code x-mcp-header} parameters of each tool, found once per tool (a replaced tool is a new instance). */
+    private final Map<String, HeaderParams> paramsByTool = new ConcurrentHashMap<>();
+
+    private record HeaderParams(Tool tool, List<Map.Entry<String, List<String>>> params) {
     }
 
     /** Returns why the headers disagree with the request, or {@code null} when they agree. */
-    static String mismatch(HttpHeaders headers, JsonRpcRequest request, McpServer server) {
+    String mismatch(HttpHeaders headers, JsonRpcRequest request, McpServer server) {
         String method = headers.get(METHOD);
         if (method == null) {
             return "Header mismatch: Mcp-Method header is required";
@@ -61,16 +67,29 @@ final class HeaderCheck {
             if (name != null && name.isString()) {
                 Tool tool = server.findTool(name.stringValue()).orElse(null);
                 if (tool != null) {
-                    return paramMismatch(headers, tool, request.params().path("arguments"));
+                    return paramMismatch(headers, headerParams(tool), request.params().path("arguments"));
                 }
             }
         }
         return null;
     }
 
-    private static String paramMismatch(HttpHeaders headers, Tool tool, JsonNode arguments) {
+    private List<Map.Entry<String, List<String>>> headerParams(Tool tool) {
+        HeaderParams known = paramsByTool.get(tool.name());
+        if (known != null && known.tool() == tool) {
+            return known.params();
+        }
         List<Map.Entry<String, List<String>>> annotated = new ArrayList<>();
         collect(tool.inputSchema(), new ArrayList<>(), annotated);
+        if (paramsByTool.size() >= MAX_CACHED_TOOLS) {
+            paramsByTool.clear();
+        }
+        paramsByTool.put(tool.name(), new HeaderParams(tool, List.copyOf(annotated)));
+        return annotated;
+    }
+
+    private static String paramMismatch(HttpHeaders headers, List<Map.Entry<String, List<String>>> annotated,
+            JsonNode arguments) {
         for (Map.Entry<String, List<String>> a : annotated) {
             JsonNode value = arguments;
             for (String step : a.getValue()) {

@@ -41,6 +41,7 @@ final class McpEndpoint {
 
     private final McpServer server;
     private final JsonRpcCodec codec;
+    private final HeaderCheck headerCheck = new HeaderCheck();
     private final HttpOptions options;
     private final SessionManager sessions;
     private final LegacySseEndpoint legacySse;
@@ -364,7 +365,7 @@ final class McpEndpoint {
             return;
         }
         if (ProtocolVersion.parse(metaVersion.stringValue()).filter(ProtocolVersion::isModern).isPresent()) {
-            String mismatch = HeaderCheck.mismatch(headers, request, server);
+            String mismatch = headerCheck.mismatch(headers, request, server);
             if (mismatch != null) {
                 error(exchange, HttpResponseStatus.BAD_REQUEST, request.id(), ErrorCodes.HEADER_MISMATCH, mismatch);
                 return;
