@@ -476,7 +476,7 @@ final class BenchCommand implements Callable<Integer> {
     /** {@code tern bench compare}: MCP (both eras) against REST on the same Tern server, at one rate. */
     @CommandLine.Command(name = "compare", mixinStandardHelpOptions = true,
             description = {"Start Tern's user-directory example in a child process and load, at the same open-loop "
-                + "rate and one after another: MCP 2026-07-28 (stateless), MCP 2025-11-25 (session) and REST "
+                + "rate (or closed loop with --connections) and one after another: MCP 2026-07-28 (stateless), MCP 2025-11-25 (session) and REST "
                 + "GET /users/{id}, all fetching the same user; print p50, p99, throughput and the server's CPU per "
                 + "call, with ratios against REST.",
                 "Each target is first primed for the warm-up time, so that none is measured on code the JIT has "
@@ -485,6 +485,10 @@ final class BenchCommand implements Callable<Integer> {
         @CommandLine.Option(names = "--rate", paramLabel = "N", defaultValue = "5000",
                 description = "Requests per second (default: ${DEFAULT-VALUE}).")
         double rate;
+
+        @CommandLine.Option(names = "--connections", paramLabel = "N", description = "Closed loop instead: N "
+                + "connections, each sending as fast as it is answered (saturation throughput and CPU per call).")
+        Integer connections;
 
         @CommandLine.Option(names = "--duration", paramLabel = "TIME", defaultValue = "20s",
                 description = "Measured time per target (default: ${DEFAULT-VALUE}).")
@@ -519,7 +523,8 @@ final class BenchCommand implements Callable<Integer> {
                 if (version == HttpVersion.H2) {
                     throw new IllegalArgumentException("--http h2 needs TLS; compare serves cleartext (1.1 or h2c)");
                 }
-                spec = LoadSpec.openLoop(rate, Durations.parse(duration)).withWarmup(Durations.parse(warmup));
+                spec = (connections != null ? LoadSpec.closedLoop(connections, Durations.parse(duration))
+                        : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
             } catch (IllegalArgumentException e) {
                 err.println("tern bench compare: " + e.getMessage());
                 return 2;
@@ -556,8 +561,9 @@ final class BenchCommand implements Callable<Integer> {
                         // Every target's code paths are compiled before any is measured, not only the first's.
                         err.println("tern bench compare: priming each target for " + warmup);
                         for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
-                            e.getValue().progress(p -> { }).run("priming " + e.getKey(),
-                                    LoadSpec.openLoop(rate, spec.warmup()));
+                            e.getValue().progress(p -> { }).run("priming " + e.getKey(), connections != null
+                                    ? LoadSpec.closedLoop(connections, spec.warmup())
+                                    : LoadSpec.openLoop(rate, spec.warmup()));
                         }
                     }
                     for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
