@@ -190,11 +190,9 @@ final class BenchCommand implements Callable<Integer> {
         Process server = null;
         LoadRunner runner = null;
         try {
+            // A stdio target starts its process when it is made; an HTTP server is spawned once the client is made,
+            // so that the client's own start-up is not timed as the server's.
             long spawnedAt = System.nanoTime();
-            if (cold != null && url != null) {
-                server = new ProcessBuilder(StdioMcpTarget.split(cold)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            }
             ColdStart coldStart = null;
             List<RunResult> runs = new ArrayList<>();
             int pool = -1;
@@ -206,6 +204,12 @@ final class BenchCommand implements Callable<Integer> {
                     }
                     pool = point.pool();
                     runner = LoadRunner.of(target(requestTimeout, pool), load);
+                    if (cold != null && url != null && server == null) {
+                        spawnedAt = System.nanoTime();
+                        server = new ProcessBuilder(StdioMcpTarget.split(cold))
+                                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                    }
                     if (pid != null) {
                         runner.sampling(pid);
                     } else if (server != null) {

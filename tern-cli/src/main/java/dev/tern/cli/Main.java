@@ -1,12 +1,15 @@
 package dev.tern.cli;
 
+import java.util.List;
+
 import picocli.CommandLine;
 
 /** The {@code tern} command. */
 @CommandLine.Command(name = "tern", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Tern: a fast Model Context Protocol server runtime for the JVM.",
-        subcommands = {ServeCommand.class, CallCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        description = "Tern: a fast Model Context Protocol server runtime for the JVM.")
 public final class Main implements Runnable {
+    private static final List<String> SUBCOMMANDS = List.of("serve", "call", "bench");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -20,7 +23,7 @@ public final class Main implements Runnable {
     }
 
     static int run(java.util.Map<String, String> env, String... args) {
-        CommandLine commandLine = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine commandLine = commandLine(List.of(args)).setCaseInsensitiveEnumValuesAllowed(true);
         try {
             commandLine.setDefaultValueProvider(ConfigDefaults.from(java.util.List.of(args), env));
         } catch (java.io.IOException e) {
@@ -28,6 +31,36 @@ public final class Main implements Runnable {
             return 2;
         }
         return commandLine.execute(args);
+    }
+
+    /**
+     * The command line for {@code args}. Picocli reads the options of every subcommand it is given when it is built, a
+     * large share of tern's start-up: a command line naming its subcommand gets only that one.
+     */
+    static CommandLine commandLine(List<String> args) {
+        CommandLine commandLine = new CommandLine(new Main());
+        String named = args.isEmpty() ? "" : args.get(0);
+        boolean onlyNamed = SUBCOMMANDS.contains(named);
+        for (String name : SUBCOMMANDS) {
+            if (!onlyNamed || name.equals(named)) {
+                commandLine.addSubcommand(name, subcommand(name));
+            }
+        }
+        if (!onlyNamed) {
+            commandLine.addSubcommand("help", new CommandLine.HelpCommand());
+        }
+        return commandLine;
+    }
+
+    // No method references to picocli's classes here: picocli is built for Java 5, and assembling the JDK 25 AOT cache
+    // crashed (25.0.3) on a linked call site that referred to a class too old to be cached.
+    private static Object subcommand(String name) {
+        return switch (name) {
+            case "serve" -> new ServeCommand();
+            case "call" -> new CallCommand();
+            case "bench" -> new BenchCommand();
+            default -> throw new IllegalArgumentException(name);
+        };
     }
 
     @Override

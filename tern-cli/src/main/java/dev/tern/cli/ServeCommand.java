@@ -86,6 +86,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "--no-rest serves MCP only).")
     boolean rest;
 
+    @CommandLine.Option(names = "--startup-training", hidden = true,
+            description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
+                    + "run for the JVM's start-up cache).")
+    boolean startupTraining;
+
     /** A plain HTTP route an example asked for. */
     private record ExampleRoute(String path, String description,
             java.util.function.Function<java.util.Map<String, String>, java.util.Optional<?>> handler) {
@@ -107,7 +112,8 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private int serveHttp(McpServer server) throws InterruptedException {
-        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).port(port).path(path)
+        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host)
+                .port(startupTraining ? 0 : port).path(path)
                 .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).restFacade(rest);
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
@@ -131,6 +137,9 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         HttpServerTransport transport = builder.build().start();
+        if (startupTraining) {
+            return train(server, transport);
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             transport.close();
@@ -148,6 +157,19 @@ final class ServeCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    private int train(McpServer server, HttpServerTransport transport) {
+        try {
+            StartupTraining.run(transport.url());
+            return 0;
+        } catch (Exception e) {
+            System.err.println("tern serve: the training workload failed: " + e);
+            return 1;
+        } finally {
+            transport.close();
+            server.close();
+        }
     }
 
     private int serveStdio(McpServer server) throws InterruptedException {

@@ -18,7 +18,7 @@ class ConfigDefaultsTest {
     Path dir;
 
     private ServeCommand parse(Map<String, String> env, String... args) throws Exception {
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = Main.commandLine(List.of(args));
         cl.setDefaultValueProvider(ConfigDefaults.from(List.of(args), env));
         CommandLine.ParseResult result = cl.parseArgs(args);
         return (ServeCommand) result.subcommand().commandSpec().userObject();
