@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -110,6 +112,7 @@ public final class StdioFlood {
         long startNanos = 0;
         long serverCpuStart = 0;
         long ownCpuStart = 0;
+        long switchesStart = 0;
         byte[] chunk = new byte[1 << 16];
         byte[] line = new byte[1 << 16];
         int lineLength = 0;
@@ -153,6 +156,7 @@ public final class StdioFlood {
                         startNanos = System.nanoTime();
                         serverCpuStart = cpu(serverCpu);
                         ownCpuStart = ownCpu();
+                        switchesStart = contextSwitches(server.pid());
                     }
                     if (r == total) {
                         break;
@@ -166,6 +170,7 @@ public final class StdioFlood {
             long endNanos = System.nanoTime();
             long serverCpuEnd = cpu(serverCpu);
             long ownCpuEnd = ownCpu();
+            long switchesEnd = contextSwitches(server.pid());
             writerDone = true;
             writer.join(TimeUnit.SECONDS.toMillis(5));
             server.getOutputStream().close();
@@ -181,13 +186,15 @@ public final class StdioFlood {
             double seconds = (endNanos - startNanos) / 1e9;
             System.out.printf(Locale.ROOT,
                     "%s  calls %d  seconds %.2f  calls/s %.0f  p50 ms %.3f  p90 ms %.3f  p99 ms %.3f  p99.9 ms %.3f"
-                            + "  max ms %.3f  server CPU/call us %.2f  driver CPU/call us %.2f  errors %d%n",
+                            + "  max ms %.3f  server CPU/call us %.2f  server context switches/call %.2f"
+                            + "  driver CPU/call us %.2f  errors %d%n",
                     rate > 0 ? "open " + rate + "/s, window " + window : "closed, window " + window,
                     measured, seconds, measured / seconds,
                     latency.getValueAtPercentile(50) / 1e6, latency.getValueAtPercentile(90) / 1e6,
                     latency.getValueAtPercentile(99) / 1e6, latency.getValueAtPercentile(99.9) / 1e6,
                     latency.getMaxValue() / 1e6,
-                    (serverCpuEnd - serverCpuStart) / 1e3 / measured, (ownCpuEnd - ownCpuStart) / 1e3 / measured,
+                    (serverCpuEnd - serverCpuStart) / 1e3 / measured,
+                    (switchesEnd - switchesStart) / (double) measured, (ownCpuEnd - ownCpuStart) / 1e3 / measured,
                     errors);
         }
         return errors == 0 && received == total ? 0 : 1;
@@ -277,6 +284,28 @@ public final class StdioFlood {
     private static long cpu(ProcessSampler sampler) {
         ProcessSampler.Sample s = sampler.sample();
         return s == null ? 0 : s.cpuNanos();
+    }
+
+    /** Context switches of all the threads of a process so far, voluntary or not (how often its threads slept). */
+    private static long contextSwitches(long pid) {
+        long sum = 0;
+        try (var tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    for (String line : Files.readAllLines(task.resolve("status"))) {
+                        if (line.startsWith("voluntary_ctxt_switches:")
+                                || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                            sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                        }
+                    }
+                } catch (IOException | RuntimeException threadGone) {
+                    // a thread that ended since the listing
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return sum;
     }
 
     private static long ownCpu() {
