@@ -1,5 +1,6 @@
 package dev.tern.transport.stdio;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.FileDescriptor;
@@ -8,6 +9,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -35,14 +37,15 @@ import dev.tern.server.ServerChannel;
  */
 public final class StdioServerTransport {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.stdio");
-    private static final byte[] POISON = new byte[0];
+    private static final EncodedLine POISON = new EncodedLine(new byte[0], 0);
+    private static final int WRITE_BUFFER_BYTES = 64 * 1024;
 
     private final McpServer server;
     private final InputStream in;
     private final OutputStream out;
     private final JsonRpcCodec codec;
     private final Duration shutdownDeadline;
-    private final BlockingQueue<byte[]> writeQueue = new ArrayBlockingQueue<>(4096);
+    private final BlockingQueue<EncodedLine> writeQueue = new ArrayBlockingQueue<>(4096);
     private final CountDownLatch writerDone = new CountDownLatch(1);
     private volatile boolean outputBroken;
     private volatile boolean stopping;
@@ -77,12 +80,15 @@ public final class StdioServerTransport {
         channel = server.connect(new Outbound() {
             @Override
             public void send(JsonRpcMessage message, RequestId relatedTo) {
-                enqueue(codec.encode(message));
+                enqueue(encodeLine(message));
             }
 
             @Override
             public void sendBatch(List<? extends JsonRpcMessage> responses) {
-                enqueue(codec.encodeBatch(responses));
+                byte[] batch = codec.encodeBatch(responses);
+                byte[] line = Arrays.copyOf(batch, batch.length + 1);
+                line[batch.length] = '\n';
+                enqueue(new EncodedLine(line, line.length));
             }
         });
         Outcome outcome;
@@ -139,9 +145,13 @@ public final class StdioServerTransport {
                 int start = 0;
                 for (int i = 0; i < n; i++) {
                     if (chunk[i] == '\n') {
-                        line.append(chunk, start, i - start);
-                        dispatch(channel, line);
-                        line.reset();
+                        if (line.isEmpty() && i - start <= max) {
+                            dispatch(channel, chunk, start, i - start);
+                        } else {
+                            line.append(chunk, start, i - start);
+                            dispatch(channel, line);
+                            line.reset();
+                        }
                         start = i + 1;
                     }
                 }
@@ -160,24 +170,26 @@ public final class StdioServerTransport {
 
     private void dispatch(ServerChannel channel, LineBuffer line) {
         if (line.overflowed()) {
-            enqueue(codec.encode(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+            enqueue(encodeLine(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Invalid request: message of " + line.seen() + " bytes or more exceeds the limit of "
                             + codec.limits().maxMessageBytes()))));
             return;
         }
-        int length = line.length();
-        byte[] bytes = line.bytes();
-        if (length > 0 && bytes[length - 1] == '\r') {
-            length--;
-        }
-        if (isBlank(bytes, length)) {
-            return;
-        }
-        channel.receive(codec.decode(bytes, 0, length));
+        dispatch(channel, line.bytes(), 0, line.length());
     }
 
-    private static boolean isBlank(byte[] bytes, int length) {
-        for (int i = 0; i < length; i++) {
+    private void dispatch(ServerChannel channel, byte[] bytes, int offset, int length) {
+        if (length > 0 && bytes[offset + length - 1] == '\r') {
+            length--;
+        }
+        if (isBlank(bytes, offset, length)) {
+            return;
+        }
+        channel.receive(codec.decode(bytes, offset, length));
+    }
+
+    private static boolean isBlank(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
             byte b = bytes[i];
             if (b != ' ' && b != '\t' && b != '\r') {
                 return false;
@@ -186,7 +198,14 @@ public final class StdioServerTransport {
         return true;
     }
 
-    private void enqueue(byte[] message) {
+    private EncodedLine encodeLine(JsonRpcMessage message) {
+        LineOutput out = new LineOutput();
+        codec.encode(message, out);
+        out.write('\n');
+        return out.toLine();
+    }
+
+    private void enqueue(EncodedLine message) {
         if (outputBroken) {
             return;
         }
@@ -197,23 +216,39 @@ public final class StdioServerTransport {
         }
     }
 
+    /**
+     * Writes whatever is queued with one write call per batch: under pipelined load many responses share a system
+     * call, and a lone response still goes out as soon as it is queued.
+     */
     private void writeLoop() {
-        List<byte[]> batch = new ArrayList<>(64);
+        List<EncodedLine> batch = new ArrayList<>(256);
+        byte[] buffer = new byte[WRITE_BUFFER_BYTES];
         try {
             while (true) {
-                byte[] first = writeQueue.take();
-                batch.add(first);
-                writeQueue.drainTo(batch, 63);
+                batch.add(writeQueue.take());
+                writeQueue.drainTo(batch);
                 boolean last = false;
-                for (byte[] message : batch) {
+                int length = 0;
+                for (EncodedLine message : batch) {
                     if (message == POISON) {
                         last = true;
                         continue;
                     }
-                    out.write(message);
-                    out.write('\n');
+                    if (length + message.length() > buffer.length) {
+                        out.write(buffer, 0, length);
+                        length = 0;
+                    }
+                    if (message.length() > buffer.length) {
+                        out.write(message.bytes(), 0, message.length());
+                    } else {
+                        System.arraycopy(message.bytes(), 0, buffer, length, message.length());
+                        length += message.length();
+                    }
                 }
                 batch.clear();
+                if (length > 0) {
+                    out.write(buffer, 0, length);
+                }
                 out.flush();
                 if (out instanceof PrintStream print && print.checkError()) {
                     // PrintStream swallows write failures; a broken pipe shows only here
@@ -239,6 +274,21 @@ public final class StdioServerTransport {
         }
     }
 
+    /** One encoded message and its newline, in the first {@code length} bytes of {@code bytes}. */
+    private record EncodedLine(byte[] bytes, int length) {
+    }
+
+    /** Hands over its buffer instead of copying it. */
+    private static final class LineOutput extends ByteArrayOutputStream {
+        LineOutput() {
+            super(512);
+        }
+
+        EncodedLine toLine() {
+            return new EncodedLine(buf, count);
+        }
+    }
+
     /** A growable line buffer that stops storing past the limit but keeps counting. */
     private static final class LineBuffer {
         private byte[] buf;
@@ -258,7 +308,7 @@ public final class StdioServerTransport {
                 return;
             }
             if (length + len > buf.length) {
-                buf = java.util.Arrays.copyOf(buf, Math.min(max, Math.max(buf.length * 2, length + len)));
+                buf = Arrays.copyOf(buf, Math.min(max, Math.max(buf.length * 2, length + len)));
             }
             System.arraycopy(src, off, buf, length, len);
             length += len;
@@ -274,6 +324,10 @@ public final class StdioServerTransport {
 
         int length() {
             return length;
+        }
+
+        boolean isEmpty() {
+            return length == 0 && seen == 0;
         }
 
         byte[] bytes() {
