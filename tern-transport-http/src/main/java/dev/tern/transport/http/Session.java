@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
@@ -34,9 +35,15 @@ final class Session implements Outbound {
     private final JsonRpcCodec codec;
     private final EventStore events;
     private final ServerChannel channel;
-    private final Map<RequestId, Stream> posts = new ConcurrentHashMap<>();
-    private final Map<String, Stream> streams = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicLong nextStream = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
+            AtomicLongFieldUpdater.newUpdater(Session.class, "streamsOpened");
+
+    /**
+     * The streams of the requests in flight, by request. Sized for the few a session has at once: an idle session
+     * keeps whatever table its busiest moment grew, and there may be tens of thousands of idle sessions.
+     */
+    private final Map<RequestId, Stream> posts = new ConcurrentHashMap<>(2);
+    private volatile long streamsOpened;
     private volatile Stream getStream;
     private volatile long lastAccessNanos = System.nanoTime();
 
@@ -99,14 +106,28 @@ final class Session implements Outbound {
         Stream stream = posts.get(requestId);
         if (stream != null && stream.sink == exchange) {
             posts.remove(requestId, stream);
-            streams.remove(stream.id, stream);
         }
     }
 
     private Stream newStream(HttpExchange exchange) {
-        Stream stream = new Stream(Long.toString(nextStream.incrementAndGet(), 36), exchange);
-        streams.put(stream.id, stream);
-        return stream;
+        return new Stream(Long.toString(STREAMS_OPENED.incrementAndGet(this), 36), exchange);
+    }
+
+    /**
+     * The live stream {@code streamId} names: the standalone stream or that of a request in flight. Streams that
+     * ended, and standalone streams a newer one replaced, are gone: their events can only be replayed.
+     */
+    private Stream liveStream(String streamId) {
+        Stream get = getStream;
+        if (get != null && get.id.equals(streamId)) {
+            return get;
+        }
+        for (Stream post : posts.values()) {
+            if (post.id.equals(streamId)) {
+                return post;
+            }
+        }
+        return null;
     }
 
     /**
@@ -135,7 +156,7 @@ final class Session implements Outbound {
     }
 
     private void resume(HttpExchange exchange, EventStore.Replay replay, Duration keepAlive) {
-        Stream stream = streams.get(replay.streamId());
+        Stream stream = liveStream(replay.streamId());
         Object lock = stream != null ? stream : this;
         synchronized (lock) {
             exchange.startStream(null, RECONNECT, keepAlive);
@@ -167,7 +188,6 @@ final class Session implements Outbound {
                     stream.sink.endWithoutResponse(null);
                 }
             }
-            streams.remove(stream.id, stream);
         }
     }
 
@@ -206,7 +226,6 @@ final class Session implements Outbound {
                 // forgotten before the client can read the answer, so that it may reuse the id at once
                 stream.done = true;
                 posts.remove(relatedTo, stream);
-                streams.remove(stream.id, stream);
             }
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
@@ -234,11 +253,8 @@ final class Session implements Outbound {
         for (JsonRpcMessage m : responses) {
             if (m instanceof JsonRpcResponse r && r.id() != null) {
                 Stream s = posts.remove(r.id());
-                if (s != null) {
-                    streams.remove(s.id, s);
-                    if (first == null) {
-                        first = s;
-                    }
+                if (s != null && first == null) {
+                    first = s;
                 }
             }
         }
@@ -271,6 +287,5 @@ final class Session implements Outbound {
             }
         }
         posts.clear();
-        streams.clear();
     }
 }

@@ -129,6 +129,23 @@ class ResumabilityTest {
     }
 
     @Test
+    void aRequestStreamResumedWhileInFlightGoesOnLive() throws Exception {
+        String session = initialize();
+        HttpResponse<Stream<String>> call = http.send(post(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}").build(), HttpResponse.BodyHandlers.ofLines());
+        String lastSeen = lastId(readUntil(call.body().iterator(), "\"message\":\"one\""));
+        call.body().close();
+
+        HttpResponse<Stream<String>> resumed = get(session, lastSeen);
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        release.countDown();
+        String data = String.join("\n", readUntil(resumed.body().iterator(), "all steps done"));
+        assertThat(data).doesNotContain("\"message\":\"one\"").contains("\"message\":\"two\"", "\"message\":\"three\"",
+                "all steps done");
+        resumed.body().close();
+    }
+
+    @Test
     void foreignOrMalformedIdsReplayNothing() throws Exception {
         String other = initialize();
         HttpResponse<Stream<String>> call = http.send(post(other, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
