@@ -5,7 +5,11 @@ import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcMessage;
+
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -50,7 +54,8 @@ final class HttpExchange {
     private long writesAtLastWatch;
     private dev.tern.protocol.RequestId requestId;
     private final java.util.List<Runnable> onDone = new java.util.ArrayList<>(2);
-    private final HttpHeaders extraHeaders = new DefaultHttpHeaders();
+    /** Made on first use: most exchanges add none. */
+    private HttpHeaders extraHeaders;
     private Mode mode = Mode.PENDING;
     private ScheduledFuture<?> keepAliveTask;
     private Runnable onClientGone;
@@ -110,6 +115,9 @@ final class HttpExchange {
 
     /** A header every response of this exchange carries (e.g. {@code Mcp-Session-Id}). */
     synchronized HttpExchange header(CharSequence name, Object value) {
+        if (extraHeaders == null) {
+            extraHeaders = new DefaultHttpHeaders();
+        }
         extraHeaders.set(name, value);
         return this;
     }
@@ -132,9 +140,16 @@ final class HttpExchange {
         json(status, Unpooled.wrappedBuffer(body));
     }
 
-    /** A pooled buffer for a body about to be passed to {@link #json(HttpResponseStatus, ByteBuf)}. */
-    ByteBuf buffer() {
-        return ctx.alloc().ioBuffer(BODY_BUFFER_SIZE);
+    /** {@code message} encoded into a pooled buffer, for {@link #json(HttpResponseStatus, ByteBuf)}. */
+    ByteBuf encode(JsonRpcCodec codec, JsonRpcMessage message) {
+        ByteBuf body = ctx.alloc().ioBuffer(BODY_BUFFER_SIZE);
+        try {
+            codec.encode(message, new ByteBufOutputStream(body));
+        } catch (RuntimeException e) {
+            body.release();
+            throw e;
+        }
+        return body;
     }
 
     /**
@@ -154,7 +169,7 @@ final class HttpExchange {
         HttpHeaders h = response.headers();
         h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
         h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-        h.add(extraHeaders);
+        addExtraHeaders(h);
         finish(response);
     }
 
@@ -168,7 +183,7 @@ final class HttpExchange {
         HttpHeaders h = response.headers();
         h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
         h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        h.add(extraHeaders);
+        addExtraHeaders(h);
         finish(response);
     }
 
@@ -179,7 +194,7 @@ final class HttpExchange {
         }
         DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-        response.headers().add(extraHeaders);
+        addExtraHeaders(response.headers());
         finish(response);
     }
 
@@ -194,7 +209,7 @@ final class HttpExchange {
         h.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
         h.set("x-accel-buffering", "no");
         h.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-        h.add(extraHeaders);
+        addExtraHeaders(h);
         write(response, 0, false);
         mode = Mode.SSE;
         if (primingEventId != null) {
@@ -293,6 +308,12 @@ final class HttpExchange {
             if (mode == Mode.SSE && ctx.channel().isActive() && ctx.channel().isWritable()) {
                 write(new DefaultHttpContent(Unpooled.wrappedBuffer(KEEP_ALIVE)), KEEP_ALIVE.length, true);
             }
+        }
+    }
+
+    private void addExtraHeaders(HttpHeaders headers) {
+        if (extraHeaders != null) {
+            headers.add(extraHeaders);
         }
     }
 

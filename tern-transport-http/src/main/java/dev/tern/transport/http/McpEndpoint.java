@@ -22,7 +22,6 @@ import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
@@ -402,13 +401,7 @@ final class McpEndpoint {
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             long encodeStarted = System.nanoTime();
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
-                ByteBuf body = exchange.buffer();
-                try {
-                    codec.encode(message, new ByteBufOutputStream(body));
-                } catch (RuntimeException e) {
-                    body.release();
-                    throw e;
-                }
+                ByteBuf body = exchange.encode(codec, message);
                 ServerTiming timing = exchange.timing();
                 if (timing != null) {
                     exchange.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));

@@ -16,6 +16,7 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
@@ -208,7 +209,6 @@ final class Session implements Outbound {
     @Override
     public void send(JsonRpcMessage message, RequestId relatedTo) {
         long encodeStarted = System.nanoTime();
-        byte[] json = codec.encode(message);
         Stream stream = relatedTo == null ? null : posts.get(relatedTo);
         boolean last = stream != null && message instanceof JsonRpcResponse r && relatedTo.equals(r.id());
         if (stream == null) {
@@ -230,12 +230,14 @@ final class Session implements Outbound {
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
             if (last && open && !sink.streaming()) {
+                ByteBuf body = sink.encode(codec, message);
                 ServerTiming timing = sink.timing();
                 if (timing != null) {
                     sink.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
                 }
-                sink.json(HttpResponseStatus.OK, json);
+                sink.json(HttpResponseStatus.OK, body);
             } else {
+                byte[] json = codec.encode(message);
                 if (open && !sink.streaming()) {
                     sink.startStream(events.primingId(id, stream.id), RECONNECT, null);
                 }
