@@ -102,7 +102,7 @@ public class SseWriterBenchmark {
         ChannelHandlerContext ctx = channel.pipeline().lastContext();
         HttpOptions.ConnectionLimits limits = new HttpOptions.ConnectionLimits(10_000, 512, Duration.ofSeconds(10),
                 Duration.ofSeconds(30), Duration.ofSeconds(30), 4L * 1024 * 1024);
-        HttpExchange exchange = new HttpExchange(ctx, true, limits, () -> { });
+        HttpExchange exchange = new HttpExchange(ctx, true, limits, new java.util.concurrent.atomic.AtomicInteger(), () -> { });
         exchange.startStream("3_0", Duration.ofSeconds(1), null);
         drain(channel);
         return exchange;

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
@@ -51,6 +52,8 @@ final class HttpExchange {
     private final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong completedWrites = new java.util.concurrent.atomic.AtomicLong();
     private ScheduledFuture<?> writeWatch;
+    /** The transport's count of write watches pending, this exchange's included. */
+    private final AtomicInteger pendingWatches;
     private long writesAtLastWatch;
     private dev.tern.protocol.RequestId requestId;
     private final java.util.List<Runnable> onDone = new java.util.ArrayList<>(2);
@@ -61,8 +64,10 @@ final class HttpExchange {
     private Runnable onClientGone;
     private volatile ServerTiming timing;
 
-    HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits, Runnable onDone) {
+    HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits,
+            AtomicInteger pendingWatches, Runnable onDone) {
         this.ctx = ctx;
+        this.pendingWatches = pendingWatches;
         this.keepAlive = keepAlive;
         this.writeTimeoutNanos = limits.writeTimeout().toNanos();
         this.maxQueuedBytes = limits.maxBufferedResponseBytes();
@@ -322,20 +327,52 @@ final class HttpExchange {
         queued.addAndGet(bytes);
         io.netty.channel.ChannelFuture f = flush ? ctx.writeAndFlush(message) : ctx.write(message);
         f.addListener(done -> {
-            queued.addAndGet(-bytes);
+            long left = queued.addAndGet(-bytes);
             completedWrites.incrementAndGet();
+            if (left <= 0) {
+                writesDrained();
+            }
         });
         if (bytes > 0 && writeWatch == null && !f.isDone()) {
             writesAtLastWatch = completedWrites.get();
-            writeWatch = ctx.executor().schedule(this::checkProgress, writeTimeoutNanos, TimeUnit.NANOSECONDS);
+            watchWrites();
         }
         return f;
+    }
+
+    /**
+     * Once a finished exchange has nothing left to write, its write watch goes: a pending watch would keep the exchange
+     * (and what it references: its request, its server channel) alive for the whole write timeout after every
+     * answer.
+     */
+    private void writesDrained() {
+        synchronized (this) {
+            if (mode == Mode.DONE && queued.get() <= 0) {
+                stopWatchingWrites();
+            }
+        }
+    }
+
+    private void watchWrites() {
+        writeWatch = ctx.executor().schedule(this::checkProgress, writeTimeoutNanos, TimeUnit.NANOSECONDS);
+        pendingWatches.incrementAndGet();
+    }
+
+    private void stopWatchingWrites() {
+        if (writeWatch != null) {
+            writeWatch.cancel(false);
+            writeWatch = null;
+            pendingWatches.decrementAndGet();
+        }
     }
 
     /** Drops the exchange when queued bytes made no progress for the write timeout. */
     private void checkProgress() {
         synchronized (this) {
-            writeWatch = null;
+            if (writeWatch != null) {
+                writeWatch = null;
+                pendingWatches.decrementAndGet();
+            }
             if (queued.get() <= 0 || !ctx.channel().isActive()) {
                 return;
             }
@@ -345,7 +382,7 @@ final class HttpExchange {
                 return;
             }
             writesAtLastWatch = completed;
-            writeWatch = ctx.executor().schedule(this::checkProgress, writeTimeoutNanos, TimeUnit.NANOSECONDS);
+            watchWrites();
         }
     }
 
@@ -387,9 +424,6 @@ final class HttpExchange {
 
     /** Stops watching write progress once the connection is gone. */
     synchronized void release() {
-        if (writeWatch != null) {
-            writeWatch.cancel(false);
-            writeWatch = null;
-        }
+        stopWatchingWrites();
     }
 }

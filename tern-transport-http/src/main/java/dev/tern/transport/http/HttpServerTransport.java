@@ -225,6 +225,11 @@ public final class HttpServerTransport implements AutoCloseable {
         return connections.count();
     }
 
+    /** Write watches pending (each keeps its exchange alive until it fires or is cancelled). */
+    int pendingWriteWatches() {
+        return endpoint.pendingWriteWatches().get();
+    }
+
     /** Requests being served right now. */
     int inFlight() {
         return endpoint.inFlight();

@@ -41,6 +41,7 @@ final class McpEndpoint {
     private final McpServer server;
     private final JsonRpcCodec codec;
     private final HeaderCheck headerCheck = new HeaderCheck();
+    private final AtomicInteger pendingWriteWatches = new AtomicInteger();
     private final HttpOptions options;
     private final SessionManager sessions;
     private final LegacySseEndpoint legacySse;
@@ -67,6 +68,11 @@ final class McpEndpoint {
 
     int inFlight() {
         return inFlight.get();
+    }
+
+    /** Write watches pending on every exchange (each keeps its exchange alive until it fires or is cancelled). */
+    AtomicInteger pendingWriteWatches() {
+        return pendingWriteWatches;
     }
 
     void drain() {

@@ -246,7 +246,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     private HttpExchange newExchange(ChannelHandlerContext ctx, boolean keepAlive) {
-        return new HttpExchange(ctx, keepAlive, options.connections(), () -> exchangeDone(ctx));
+        return new HttpExchange(ctx, keepAlive, options.connections(), endpoint.pendingWriteWatches(),
+                () -> exchangeDone(ctx));
     }
 
     private void onContent(ChannelHandlerContext ctx, HttpContent content) {

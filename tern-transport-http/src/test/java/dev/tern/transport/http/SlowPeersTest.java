@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import dev.tern.protocol.Json;
@@ -146,6 +147,26 @@ class SlowPeersTest {
             try (Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_2)) {
                 mcp.assertServes();
             }
+        }
+    }
+
+    @Test
+    void answeredExchangesDoNotWaitOutTheWriteTimeout() throws Exception {
+        // A write watch left pending after an answer keeps its exchange (request, server channel) for the whole write
+        // timeout: at thousands of calls per second that is hundreds of thousands of dead exchanges on the heap.
+        try (Served served = new Served(b -> b.writeTimeout(Duration.ofHours(1)))) {
+            for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_1_1, HttpClient.Version.HTTP_2)) {
+                try (Mcp mcp = new Mcp(served.transport, version)) {
+                    String session = mcp.initialize("2025-11-25");
+                    for (int i = 0; i < 50; i++) {
+                        assertThat(mcp.modern(i, "tools/call", toolCall("get_user", args("id", "5"))).status())
+                                .isEqualTo(200);
+                        assertThat(mcp.legacy(session, i, "tools/call", toolCall("get_user", args("id", "5")))
+                                .status()).isEqualTo(200);
+                    }
+                }
+            }
+            DirectoryFixture.await("no write watch pending", () -> served.transport.pendingWriteWatches() == 0);
         }
     }
 }
