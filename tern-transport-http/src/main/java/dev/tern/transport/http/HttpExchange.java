@@ -403,16 +403,39 @@ final class HttpExchange {
         done();
     }
 
+    /**
+     * Writes the whole response and ends the exchange. From another thread (a handler's virtual thread) this is one
+     * task on the event loop for the write, its completion and the done callbacks: a write from outside the loop is
+     * a task of its own, its flush usually completes in the loop, so no write watch is armed for it.
+     */
     private void finish(DefaultFullHttpResponse response) {
         mode = Mode.DONE;
-        long bytes = response.content().readableBytes();
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            write(response, bytes, true).addListener(LingeringClose.INSTANCE);
-        } else {
-            write(response, bytes, true);
         }
-        done();
+        if (ctx.executor().inEventLoop()) {
+            writeResponse(response);
+            done();
+            return;
+        }
+        try {
+            ctx.executor().execute(() -> {
+                synchronized (this) {
+                    writeResponse(response);
+                    done();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+            response.release();
+            done();
+        }
+    }
+
+    private void writeResponse(DefaultFullHttpResponse response) {
+        var future = write(response, response.content().readableBytes(), true);
+        if (!keepAlive) {
+            future.addListener(LingeringClose.INSTANCE);
+        }
     }
 
     private void cancelKeepAlive() {

@@ -28,8 +28,10 @@ import io.netty.handler.timeout.IdleStateEvent;
 /**
  * Reads HTTP requests on one HTTP/1.1 connection or one HTTP/2 stream: checks Host, Origin, Content-Type, Accept
  * and size before reading a body (413 before buffering, also for chunked bodies), then hands complete requests to
- * the {@link McpEndpoint}. On HTTP/1.1 it stops reading while a response is in progress, so pipelined requests are
- * answered in order. Runs on the channel's event loop; never runs tool code.
+ * the {@link McpEndpoint}. On HTTP/1.1 requests are answered one at a time, in order: a request that arrives while a
+ * response is in progress (pipelining) waits in a backlog, and reading stops until the backlog is served. Reading is
+ * not switched off for each request: that costs two {@code epoll_ctl} calls per request. End of input means the client
+ * is gone (as before: its requests in progress are cancelled). Runs on the channel's event loop; never runs tool code.
  */
 final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
@@ -50,6 +52,16 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private HttpRoutes.Pending routeRequest;
     /** The request being read was POSTed to the messages path of the 2024-11-05 transport. */
     private boolean legacyMessages;
+    /** HTTP/1.1: a request has been read and its exchange is not done yet. */
+    private boolean busy;
+    /** HTTP/1.1: the current request's last content has been read; what follows belongs to the next request. */
+    private boolean requestEnded = true;
+    /** HTTP/1.1: messages of requests that arrived while {@link #busy}, in order. */
+    private java.util.ArrayDeque<io.netty.handler.codec.http.HttpObject> backlog;
+    /** HTTP/1.1: nothing more is read; close once the requests read so far are answered. */
+    private boolean closeWhenAnswered;
+    /** HTTP/1.1: the current response is the connection's last. */
+    private boolean closing;
 
     McpHttpHandler(McpEndpoint endpoint, HttpOptions options, HostCheck hosts, boolean http2) {
         this.endpoint = endpoint;
@@ -60,10 +72,23 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof io.netty.handler.codec.http.HttpObject)) {
+        if (!(msg instanceof io.netty.handler.codec.http.HttpObject httpObject)) {
             ctx.fireChannelRead(msg);
             return;
         }
+        if (!http2 && (busy && requestEnded || backlog != null && !backlog.isEmpty())) {
+            if (backlog == null) {
+                backlog = new java.util.ArrayDeque<>(4);
+            }
+            backlog.add(httpObject);
+            // Bounded by what one read brought in: no more is read until the backlog is served.
+            ctx.channel().config().setAutoRead(false);
+            return;
+        }
+        handle(ctx, httpObject);
+    }
+
+    private void handle(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpObject msg) {
         try {
             if (msg instanceof HttpRequest req) {
                 onRequest(ctx, req);
@@ -89,6 +114,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         request = req;
         received = 0;
         discarding = true;
+        busy = !http2;
+        requestEnded = false;
         if (req.decoderResult().isFailure()) {
             Throwable cause = req.decoderResult().cause();
             HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
@@ -99,17 +126,12 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         }
         boolean keepAlive = http2 || (HttpUtil.isKeepAlive(req) && !endpoint.draining());
         exchange = newExchange(ctx, keepAlive);
-        if (!http2) {
-            ctx.channel().config().setAutoRead(false);
-        }
         if (!req.method().equals(HttpMethod.POST)) {
             // Requests without a JSON-RPC body are answered once they have ended (any body is discarded), so a
             // response never races a protocol error in the rest of the request (HTTP/2 stream state, trailers).
             deferred = () -> route(ctx, req);
             startBodyTimer(ctx);
-            if (!http2) {
-                ctx.read();
-            }
+            readMore(ctx);
             return;
         }
         route(ctx, req);
@@ -202,8 +224,12 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         body = ctx.alloc().compositeBuffer(1024);
         discarding = false;
         startBodyTimer(ctx);
-        if (!http2) {
-            // Auto-read is off while this request is served: ask for the body, which may come in later segments.
+        readMore(ctx);
+    }
+
+    /** Asks for more input when reading is paused (HTTP/1.1 with a backlog): the body may come in later segments. */
+    private void readMore(ChannelHandlerContext ctx) {
+        if (!http2 && !ctx.channel().config().isAutoRead()) {
             ctx.read();
         }
     }
@@ -246,12 +272,28 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     private HttpExchange newExchange(ChannelHandlerContext ctx, boolean keepAlive) {
+        if (!keepAlive) {
+            // The connection ends with this response (lingering close reads and drops the rest).
+            closing = true;
+        }
         return new HttpExchange(ctx, keepAlive, options.connections(), endpoint.pendingWriteWatches(),
                 () -> exchangeDone(ctx));
     }
 
     private void onContent(ChannelHandlerContext ctx, HttpContent content) {
         boolean last = content instanceof LastHttpContent;
+        if (last) {
+            requestEnded = true;
+        }
+        if (content.decoderResult().isFailure() && !discarding) {
+            // The connection ended in the middle of the body: there is no request to serve.
+            releaseBody();
+            discarding = true;
+            cancelBodyTimer();
+            deferred = null;
+            ctx.close();
+            return;
+        }
         if (last && deferred != null) {
             Runnable action = deferred;
             deferred = null;
@@ -260,8 +302,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (discarding) {
-            if (!last && !http2 && !ctx.channel().config().isAutoRead()) {
-                ctx.read();
+            if (!last) {
+                readMore(ctx);
             }
             return;
         }
@@ -277,9 +319,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             body.addComponent(true, content.content().retain());
         }
         if (!last) {
-            if (!http2) {
-                ctx.read();
-            }
+            readMore(ctx);
             return;
         }
         byte[] bytes = ByteBufUtil.getBytes(body);
@@ -311,16 +351,36 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void exchangeDone(ChannelHandlerContext ctx) {
         if (!http2) {
-            ctx.executor().execute(() -> {
-                if (discarding && ctx.channel().isActive()) {
-                    RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
-                    if (guard != null) {
-                        guard.awaitingNextRequest();
-                    }
-                    ctx.channel().config().setAutoRead(true);
-                    ctx.read();
-                }
-            });
+            ctx.executor().execute(() -> nextRequest(ctx));
+        }
+    }
+
+    /** HTTP/1.1, on the event loop once an exchange is done: serves the backlog, then reads on. */
+    private void nextRequest(ChannelHandlerContext ctx) {
+        busy = false;
+        if (closing) {
+            releaseBacklog();
+            return;
+        }
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        RequestHeaderTimeout guard = ctx.pipeline().get(RequestHeaderTimeout.class);
+        if (guard != null && discarding) {
+            guard.awaitingNextRequest();
+        }
+        while (backlog != null && !backlog.isEmpty() && !(busy && requestEnded)) {
+            handle(ctx, backlog.poll());
+        }
+        if (backlog != null && !backlog.isEmpty()) {
+            return;
+        }
+        if (closeWhenAnswered && !busy) {
+            closeNow(ctx);
+            return;
+        }
+        if (!ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 
@@ -328,6 +388,15 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (bodyTimer != null) {
             bodyTimer.cancel(false);
             bodyTimer = null;
+        }
+    }
+
+    private void releaseBacklog() {
+        if (backlog != null) {
+            io.netty.handler.codec.http.HttpObject msg;
+            while ((msg = backlog.poll()) != null) {
+                io.netty.util.ReferenceCountUtil.release(msg);
+            }
         }
     }
 
@@ -340,9 +409,9 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (!http2 && !discarding && !ctx.channel().config().isAutoRead()) {
+        if (!discarding) {
             // part of the body is still to come: it may arrive in a later TCP segment than the head
-            ctx.read();
+            readMore(ctx);
         }
         ctx.fireChannelReadComplete();
     }
@@ -351,6 +420,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseBody();
         cancelBodyTimer();
+        releaseBacklog();
         HttpExchange e = exchange;
         if (e != null) {
             e.clientGone();
@@ -373,8 +443,34 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         super.userEventTriggered(ctx, evt);
     }
 
+    private void closeWhenAnswered(ChannelHandlerContext ctx) {
+        closeWhenAnswered = true;
+        if (!busy && (backlog == null || backlog.isEmpty())) {
+            closeNow(ctx);
+        }
+    }
+
+    private static void closeNow(ChannelHandlerContext ctx) {
+        // Unread input would make the kernel reset the connection, which can destroy the last answers.
+        LingeringClose.close(ctx.channel());
+    }
+
+    /** The HTTP/1.1 codec's limit on requests read ahead of their answers; it discards the rest of the input. */
+    private static boolean pipelineTooDeep(Throwable cause) {
+        return cause instanceof io.netty.handler.codec.DecoderException
+                && cause.getCause() instanceof IllegalStateException tooDeep
+                && tooDeep.getMessage() != null && tooDeep.getMessage().startsWith("maxPipelineDepth exceeded");
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!http2 && pipelineTooDeep(cause)) {
+            LOG.log(System.Logger.Level.DEBUG, "Too many pipelined requests from {0}: answering those read, then closing",
+                    ctx.channel().remoteAddress());
+            ctx.channel().config().setAutoRead(false);
+            closeWhenAnswered(ctx);
+            return;
+        }
         if (http2 && (cause instanceof io.netty.handler.codec.http2.Http2FrameStreamException
                 || cause instanceof io.netty.handler.codec.http2.Http2Exception.StreamException)) {
             // A stream error found by the HTTP/2 codec: the codec resets the stream with the right error code
