@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -147,6 +149,9 @@ final class McpWire {
     /** Classifies an HTTP reply: a JSON body, or the last response event of an SSE stream. */
     static Outcome classifyHttp(dev.tern.client.http.HttpReply reply) {
         int status = reply.status();
+        if (status == 200 && isPlainResult(reply.contentType(), reply.body())) {
+            return Outcome.ok();
+        }
         String body = reply.bodyText();
         JsonNode message = response(reply);
         if (status / 100 != 2) {
@@ -160,6 +165,47 @@ final class McpWire {
                     + abbreviate(body));
         }
         return classify(message);
+    }
+
+    /**
+     * True when a reply is a JSON body holding one JSON-RPC response with a result that is not a tool error: read
+     * as tokens, without a tree or a string of the body, so the load generator spends as little of the shared CPU
+     * on an MCP reply as on a REST one. Anything else goes the full way.
+     */
+    static boolean isPlainResult(String contentType, byte[] body) {
+        if (!"application/json".equals(contentType)) {
+            return false;
+        }
+        try (JsonParser p = JSON.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            boolean result = false;
+            for (String field = p.nextName(); field != null; field = p.nextName()) {
+                JsonToken value = p.nextToken();
+                if (field.equals("error")) {
+                    return false;
+                }
+                if (field.equals("result")) {
+                    if (value != JsonToken.START_OBJECT || result) {
+                        return false;
+                    }
+                    result = true;
+                    for (String member = p.nextName(); member != null; member = p.nextName()) {
+                        JsonToken memberValue = p.nextToken();
+                        if (member.equals("isError") && memberValue != JsonToken.VALUE_FALSE) {
+                            return false;
+                        }
+                        p.skipChildren();
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            return result && p.nextToken() == null;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     static JsonNode lastSseResponse(java.util.List<dev.tern.client.http.SseEvent> events) {

@@ -64,4 +64,27 @@ class McpWireTest {
         assertThat(McpWire.classify(json("{\"jsonrpc\":\"2.0\",\"id\":1}")).status())
                 .isEqualTo(Outcome.Status.TRANSPORT);
     }
+
+    @Test
+    void onlyAPlainResultTakesTheTokenPath() {
+        String json = "application/json";
+        assertThat(McpWire.isPlainResult(json, bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"{\\\"isError\\\":true}\"}],\"isError\":false}}"))).isTrue();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"result\":{\"structuredContent\":{\"isError\":true}}}")))
+                .isTrue();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"isError\":true}}")))
+                .isFalse();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1}}")))
+                .isFalse();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"jsonrpc\":\"2.0\",\"id\":1}"))).isFalse();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"result\":{},\"result\":{}}"))).isFalse();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"result\":{}} trailing"))).isFalse();
+        assertThat(McpWire.isPlainResult(json, bytes("{\"result\":{\"content\":[}}"))).isFalse();
+        assertThat(McpWire.isPlainResult(json, bytes("[{\"result\":{}}]"))).isFalse();
+        assertThat(McpWire.isPlainResult("text/event-stream", bytes("{\"result\":{}}"))).isFalse();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
 }
