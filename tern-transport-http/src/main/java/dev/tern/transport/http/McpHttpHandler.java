@@ -221,7 +221,6 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (HttpUtil.is100ContinueExpected(req)) {
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
         }
-        body = ctx.alloc().compositeBuffer(1024);
         discarding = false;
         startBodyTimer(ctx);
         readMore(ctx);
@@ -315,14 +314,23 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
                     + options.limits().maxMessageBytes() + " bytes", true);
             return;
         }
-        if (content.content().isReadable()) {
-            body.addComponent(true, content.content().retain());
+        byte[] bytes;
+        if (last && body == null) {
+            // The whole body in one piece, the common case: no buffer to gather it in.
+            bytes = ByteBufUtil.getBytes(content.content());
+        } else {
+            if (content.content().isReadable()) {
+                if (body == null) {
+                    body = ctx.alloc().compositeBuffer(1024);
+                }
+                body.addComponent(true, content.content().retain());
+            }
+            if (!last) {
+                readMore(ctx);
+                return;
+            }
+            bytes = ByteBufUtil.getBytes(body);
         }
-        if (!last) {
-            readMore(ctx);
-            return;
-        }
-        byte[] bytes = ByteBufUtil.getBytes(body);
         releaseBody();
         discarding = true;
         cancelBodyTimer();
@@ -511,7 +519,6 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
         }
         routeRequest = pending;
-        body = ctx.alloc().compositeBuffer(1024);
         discarding = false;
         startBodyTimer(ctx);
         if (!http2) {
