@@ -284,13 +284,13 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (last) {
             requestEnded = true;
         }
-        if (content.decoderResult().isFailure() && !discarding) {
-            // The connection ended in the middle of the body: there is no request to serve.
+        if (content.decoderResult().isFailure() && (!discarding || deferred != null)) {
+            // A malformed body (a bad chunk size, say) or one cut short by the end of the connection: no request
+            // to serve; the codec discards the rest of the input.
             releaseBody();
             discarding = true;
-            cancelBodyTimer();
             deferred = null;
-            ctx.close();
+            reject(ctx, HttpResponseStatus.BAD_REQUEST, "Bad request: malformed body", true);
             return;
         }
         if (last && deferred != null) {

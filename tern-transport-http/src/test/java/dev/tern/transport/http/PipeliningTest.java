@@ -124,4 +124,18 @@ class PipeliningTest {
             assertThat(raw.closedByServer()).isTrue();
         }
     }
+
+    @Test
+    void aMalformedChunkedBodyIsRefusedWith400AndAClose() throws IOException {
+        int port = served.port();
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"jso\r\nzz\r\nnot a chunk\r\n");
+            RawHttp.Response r = raw.read();
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.code()).isEqualTo(-32600);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+    }
 }
