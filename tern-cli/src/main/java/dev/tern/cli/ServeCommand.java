@@ -80,6 +80,10 @@ final class ServeCommand implements Callable<Integer> {
             + "to JSON responses; tern bench reports the split.")
     boolean serverTiming;
 
+    @CommandLine.Option(names = "--sse-replies", description = "Answer every POSTed MCP request with an SSE stream, "
+            + "even a lone answer (default: a lone answer is one JSON body).")
+    boolean sseReplies;
+
     @CommandLine.Option(names = "--rest", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also serve the tools over plain REST (POST /rest/tools/NAME, GET /rest/resources?uri=..., "
                     + "/openapi.json) and the example's own routes such as GET /users/{id} (default: ${DEFAULT-VALUE}; "
@@ -114,7 +118,7 @@ final class ServeCommand implements Callable<Integer> {
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host)
                 .port(startupTraining ? 0 : port).path(path)
-                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).restFacade(rest);
+                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).sseReplies(sseReplies).restFacade(rest);
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
         if (rest) {

@@ -63,6 +63,8 @@ final class HttpExchange {
     private ScheduledFuture<?> keepAliveTask;
     private Runnable onClientGone;
     private volatile ServerTiming timing;
+    /** A successful JSON answer goes as the one event of an SSE stream. */
+    private boolean sseReplies;
 
     HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits,
             AtomicInteger pendingWatches, Runnable onDone) {
@@ -106,6 +108,11 @@ final class HttpExchange {
             }
         }
         onDone.clear();
+    }
+
+    /** Answers this exchange's successful JSON body as the one event of an SSE stream. */
+    synchronized void sseReplies() {
+        this.sseReplies = true;
     }
 
     /** Asks for a {@code Server-Timing} header on this exchange's JSON response. */
@@ -162,6 +169,18 @@ final class HttpExchange {
      * ownership of {@code body}.
      */
     synchronized void json(HttpResponseStatus status, ByteBuf body) {
+        if (mode == Mode.PENDING && sseReplies && status.equals(HttpResponseStatus.OK)) {
+            // A stream of one event, known whole: sent with its length like a JSON body (one write), not chunked.
+            ByteBuf event = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(DATA), body, Unpooled.wrappedBuffer(END_EVENT));
+            DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, event);
+            HttpHeaders h = response.headers();
+            h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_EVENT_STREAM);
+            h.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+            h.setInt(HttpHeaderNames.CONTENT_LENGTH, event.readableBytes());
+            addExtraHeaders(h);
+            finish(response);
+            return;
+        }
         if (mode != Mode.PENDING) {
             if (mode == Mode.SSE) {
                 writeEvent(ByteBufUtil.getBytes(body), null);

@@ -29,6 +29,7 @@ record HttpOptions(
         LegacySsePaths legacySse,
         PrincipalResolver principals,
         boolean serverTiming,
+        boolean sseReplies,
         HttpRoutes routes) {
 
     /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */

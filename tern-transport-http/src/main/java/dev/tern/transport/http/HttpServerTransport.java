@@ -309,6 +309,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
         private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
         private boolean serverTiming;
+        private boolean sseReplies;
         private HttpOptions.LegacySsePaths legacySse = new HttpOptions.LegacySsePaths("/sse", "/messages");
         private java.nio.file.Path certificateChain;
         private java.nio.file.Path privateKey;
@@ -455,6 +456,16 @@ public final class HttpServerTransport implements AutoCloseable {
          */
         public Builder serverTiming(boolean enabled) {
             this.serverTiming = enabled;
+            return this;
+        }
+
+        /**
+         * Answers every POSTed MCP request with an SSE stream, even when its answer is its only message (as the
+         * TypeScript SDK does by default). Off by default: a lone successful answer goes as one JSON body, and a
+         * stream opens only when a notification or request comes before the answer.
+         */
+        public Builder sseReplies(boolean enabled) {
+            this.sseReplies = enabled;
             return this;
         }
 
@@ -651,7 +662,7 @@ public final class HttpServerTransport implements AutoCloseable {
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
                             http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore, legacySse, principals, serverTiming, routes());
+                    eventStore, legacySse, principals, serverTiming, sseReplies, routes());
         }
 
         private HttpRoutes routes() {

@@ -178,6 +178,9 @@ final class McpEndpoint {
         }
         exchange.onDone(inFlight::decrementAndGet);
         track(exchange);
+        if (options.sseReplies()) {
+            exchange.sseReplies();
+        }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
         Decoded decoded = codec.decode(body);
         if (timing != null) {
