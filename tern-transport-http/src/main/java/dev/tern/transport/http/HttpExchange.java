@@ -127,11 +127,15 @@ final class HttpExchange {
 
     /** A header every response of this exchange carries (e.g. {@code Mcp-Session-Id}). */
     synchronized HttpExchange header(CharSequence name, Object value) {
+        extraHeaders().set(name, value);
+        return this;
+    }
+
+    private HttpHeaders extraHeaders() {
         if (extraHeaders == null) {
             extraHeaders = new DefaultHttpHeaders();
         }
-        extraHeaders.set(name, value);
-        return this;
+        return extraHeaders;
     }
 
     synchronized boolean isOpen() {
@@ -169,18 +173,6 @@ final class HttpExchange {
      * ownership of {@code body}.
      */
     synchronized void json(HttpResponseStatus status, ByteBuf body) {
-        if (mode == Mode.PENDING && sseReplies && status.equals(HttpResponseStatus.OK)) {
-            // A stream of one event, known whole: sent with its length like a JSON body (one write), not chunked.
-            ByteBuf event = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(DATA), body, Unpooled.wrappedBuffer(END_EVENT));
-            DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, event);
-            HttpHeaders h = response.headers();
-            h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_EVENT_STREAM);
-            h.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
-            h.setInt(HttpHeaderNames.CONTENT_LENGTH, event.readableBytes());
-            addExtraHeaders(h);
-            finish(response);
-            return;
-        }
         if (mode != Mode.PENDING) {
             if (mode == Mode.SSE) {
                 writeEvent(ByteBufUtil.getBytes(body), null);
@@ -189,12 +181,14 @@ final class HttpExchange {
             body.release();
             return;
         }
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
-        HttpHeaders h = response.headers();
-        h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-        addExtraHeaders(h);
-        finish(response);
+        if (sseReplies && status.equals(HttpResponseStatus.OK)) {
+            // A stream of one event, known whole: sent with its length like a JSON body (one write), not chunked.
+            ByteBuf event = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(DATA), body, Unpooled.wrappedBuffer(END_EVENT));
+            extraHeaders().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+            finish(status, HttpHeaderValues.TEXT_EVENT_STREAM, event);
+            return;
+        }
+        finish(status, HttpHeaderValues.APPLICATION_JSON, body);
     }
 
     /** Answers with one body of the given media type and ends the exchange (plain HTTP routes). */
@@ -202,13 +196,7 @@ final class HttpExchange {
         if (mode != Mode.PENDING) {
             return;
         }
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                Unpooled.wrappedBuffer(body));
-        HttpHeaders h = response.headers();
-        h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-        addExtraHeaders(h);
-        finish(response);
+        finish(status, contentType, Unpooled.wrappedBuffer(body));
     }
 
     /** Answers with no body and ends the exchange. */
@@ -216,9 +204,18 @@ final class HttpExchange {
         if (mode != Mode.PENDING) {
             return;
         }
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.EMPTY_BUFFER);
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-        addExtraHeaders(response.headers());
+        finish(status, null, Unpooled.EMPTY_BUFFER);
+    }
+
+    /** The whole response: {@code body} (owned from here) of {@code contentType} (none if null), with its length. */
+    private void finish(HttpResponseStatus status, CharSequence contentType, ByteBuf body) {
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        HttpHeaders h = response.headers();
+        if (contentType != null) {
+            h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        }
+        h.setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        addExtraHeaders(h);
         finish(response);
     }
 
