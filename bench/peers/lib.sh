@@ -10,9 +10,13 @@ PEERS_WORK="$PEERS_DIR/target"
 # Every peer, in the order run benches them. Tern comes first: its get_user answer is the reference.
 PEERS_ALL="tern tern-sessions java-sdk-stateless java-sdk-sessions typescript-stateless typescript-sessions quarkus"
 
-# The JVM settings of Tern's ./tern launcher (heap: half the machine's memory; exit on OOM), given to every JVM of the
-# comparison; PEERS_JAVA_OPTS adds to them for all (Tern gets it as TERN_JAVA_OPTS).
-PEERS_JVM_FLAGS=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50)
+# The memory settings of Tern's ./tern launcher (bin/jvm-flags.sh: heap, collector, exit on OOM), given to every JVM of
+# the comparison; PEERS_JAVA_OPTS adds to them for all (Tern gets it as TERN_JAVA_OPTS), replacing those it names.
+source "$REPO_ROOT/bin/jvm-flags.sh"
+peers_java_opts=()
+read -r -a peers_java_opts <<<"${PEERS_JAVA_OPTS:-}"
+tern_memory_flags_for ${peers_java_opts[@]+"${peers_java_opts[@]}"}
+PEERS_JVM_FLAGS=("${tern_memory_flags[@]}")
 
 peers_die() {
   echo "peers: $*" >&2

@@ -3,6 +3,7 @@ package dev.tern.cli;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -593,13 +594,30 @@ final class BenchCommand implements Callable<Integer> {
         private static Process startServer(boolean serverTiming) throws java.io.IOException {
             String java = ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            List<String> command = new java.util.ArrayList<>(List.of(java, "-XX:+ExitOnOutOfMemoryError",
-                    "-XX:MaxRAMPercentage=25", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+            List<String> command = new java.util.ArrayList<>();
+            command.add(java);
+            command.addAll(serverJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
                     "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0"));
             if (serverTiming) {
                 command.add("--server-timing");
             }
             return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        }
+
+        /**
+         * The JVM options for the child server: this JVM's own (the {@code tern} launcher's heap, collector and
+         * {@code TERN_JAVA_OPTS}), without those that belong to this process alone: its start-up cache (made for
+         * {@code -jar}, refused under {@code -cp}), agents and debugging.
+         */
+        static List<String> serverJvmOptions(List<String> own) {
+            return own.stream()
+                    .filter(o -> !o.startsWith("-XX:AOTCache") && !o.startsWith("-XX:SharedArchiveFile")
+                            && !o.startsWith("-Xshare") && !o.startsWith("-XX:ArchiveClassesAtExit")
+                            && !o.startsWith("-agentpath") && !o.startsWith("-agentlib") && !o.startsWith("-javaagent")
+                            && !o.startsWith("-Xrunjdwp") && !o.startsWith("-XX:StartFlightRecording")
+                            && !o.startsWith("-Djava.class.path"))
+                    .toList();
         }
 
         /** Reads the child's stderr until it says where it serves; keeps draining it afterwards. */

@@ -201,4 +201,16 @@ class BenchCommandTest {
             assertThat(table).contains("Ratios against MCP modern");
         }
     }
+
+    @Test
+    void compareStartsItsServerWithThisJvmsMemorySettingsButNotItsCacheOrAgents() {
+        var own = java.util.List.of("-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC",
+                "-Xmn64m", "--enable-native-access=ALL-UNNAMED", "-XX:AOTCache=/x/tern-startup-1.aot",
+                "-XX:SharedArchiveFile=/x/tern.jsa", "-Xshare:auto", "-agentpath:/x/libprofiler.so=start",
+                "-javaagent:/x/jacoco.jar", "-XX:StartFlightRecording=filename=x.jfr", "-Dtern.example=1");
+
+        assertThat(BenchCommand.Compare.serverJvmOptions(own)).containsExactly("-XX:+ExitOnOutOfMemoryError",
+                "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC", "-Xmn64m", "--enable-native-access=ALL-UNNAMED",
+                "-Dtern.example=1");
+    }
 }

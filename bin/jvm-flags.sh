@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sourced by Tern's scripts: the JVM memory settings tern runs with, which the benchmarks also give every JVM they
+# compare (bench/peers, bench/regenerate).
+#
+# Heap: at most half the machine's memory; the process exits on OutOfMemoryError rather than limp on.
+# Collector: the serial collector with a fixed 64 MiB young generation. A Tern server's garbage is almost all
+# per-request and dies young, and its live set is small (7 MiB for the example, ~1.1 KB per idle session), so each
+# young collection copies little: under 1 ms here. G1, the JVM's default on a machine with 2+ CPUs and 2+ GB, sized
+# its young generation to its 200 ms pause goal instead and took the process to 450-560 MiB of RSS under load where
+# this takes it to 140-160 MiB, at the same CPU per call (BENCHMARKS.md, "Memory").
+# A collector or young-generation size in the caller's options replaces these (tern_memory_flags).
+
+tern_default_memory_flags=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xmn64m)
+
+# Sets tern_memory_flags to the defaults above minus those that the options given as arguments override: any
+# -XX:+Use...GC drops the collector and the young-generation size; -Xmn, -XX:NewSize, -XX:MaxNewSize or -XX:NewRatio
+# drops the young-generation size; -Xmx or -XX:MaxRAM... drops the heap share.
+tern_memory_flags_for() {
+  local option keep_gc=1 keep_young=1 keep_heap=1 flag
+  for option in "$@"; do
+    case "$option" in
+      -XX:+Use*GC) keep_gc=0; keep_young=0 ;;
+      -Xmn* | -XX:NewSize=* | -XX:MaxNewSize=* | -XX:NewRatio=*) keep_young=0 ;;
+      -Xmx* | -XX:MaxHeapSize=* | -XX:MaxRAMPercentage=* | -XX:MaxRAMFraction=* | -XX:MaxRAM=*) keep_heap=0 ;;
+    esac
+  done
+  tern_memory_flags=()
+  for flag in "${tern_default_memory_flags[@]}"; do
+    case "$flag" in
+      -XX:+UseSerialGC) [ "$keep_gc" = 1 ] || continue ;;
+      -Xmn*) [ "$keep_young" = 1 ] || continue ;;
+      -XX:MaxRAMPercentage=*) [ "$keep_heap" = 1 ] || continue ;;
+    esac
+    tern_memory_flags+=("$flag")
+  done
+}

@@ -1,0 +1,48 @@
+package dev.tern.it;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@code tern} launcher script: the JVM memory settings it gives tern, and how TERN_JAVA_OPTS replaces them. */
+class LauncherTest {
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+    private static NodeTools.Result version(String javaOptions) throws Exception {
+        Path root = NodeTools.root();
+        NodeTools.Result result = NodeTools.run(List.of("bash", root.resolve("tern").toString(), "--version"), root,
+                Map.of("TERN_STARTUP_CACHE", "off", "TERN_JAVA_OPTS", javaOptions + " -XX:+PrintCommandLineFlags"),
+                TIMEOUT);
+        assertThat(result.exitCode()).as(result.describe()).isZero();
+        assertThat(result.stdout()).contains("tern ");
+        return result;
+    }
+
+    @Test
+    void runsTheSerialCollectorWithA64MiBYoungGenerationAndHalfTheMemoryByDefault() throws Exception {
+        String flags = version("").stdout();
+
+        assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=67108864", "-XX:MaxNewSize=67108864",
+                "-XX:MaxRAMPercentage=50", "-XX:+ExitOnOutOfMemoryError");
+    }
+
+    @Test
+    void aCollectorInTernJavaOptsReplacesTheDefaultOneAndItsYoungGenerationSize() throws Exception {
+        String flags = version("-XX:+UseParallelGC").stdout();
+
+        assertThat(flags).contains("-XX:+UseParallelGC").doesNotContain("UseSerialGC", "NewSize=67108864");
+    }
+
+    @Test
+    void aYoungGenerationOrHeapSizeInTernJavaOptsReplacesOnlyThatDefault() throws Exception {
+        String flags = version("-Xmn32m -Xmx512m").stdout();
+
+        assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=33554432", "-XX:MaxHeapSize=536870912")
+                .doesNotContain("NewSize=67108864", "MaxRAMPercentage");
+    }
+}
