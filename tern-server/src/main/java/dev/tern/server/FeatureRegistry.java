@@ -1,6 +1,7 @@
 package dev.tern.server;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,8 @@ final class FeatureRegistry {
     }
 
     private static final class Table<K, V> {
-        private volatile Map<K, V> byKey = Map.of();
+        // A HashMap of its own, never handed out: looked up on every call, a call site that only ever sees HashMap.
+        private volatile HashMap<K, V> byKey = new HashMap<>();
         private volatile List<V> ordered = List.of();
         private final Function<V, K> key;
 
@@ -35,7 +37,7 @@ final class FeatureRegistry {
         }
 
         synchronized boolean put(V value) {
-            LinkedHashMap<K, V> copy = new LinkedHashMap<>(byKey);
+            LinkedHashMap<K, V> copy = inOrder();
             copy.put(key.apply(value), value);
             publish(copy);
             return true;
@@ -45,15 +47,23 @@ final class FeatureRegistry {
             if (!byKey.containsKey(k)) {
                 return false;
             }
-            LinkedHashMap<K, V> copy = new LinkedHashMap<>(byKey);
+            LinkedHashMap<K, V> copy = inOrder();
             copy.remove(k);
             publish(copy);
             return true;
         }
 
+        private LinkedHashMap<K, V> inOrder() {
+            LinkedHashMap<K, V> copy = new LinkedHashMap<>();
+            for (V v : ordered) {
+                copy.put(key.apply(v), v);
+            }
+            return copy;
+        }
+
         private void publish(LinkedHashMap<K, V> copy) {
             ordered = List.copyOf(copy.values());
-            byKey = java.util.Collections.unmodifiableMap(copy);
+            byKey = new HashMap<>(copy);
         }
 
         V get(K k) {
