@@ -23,6 +23,7 @@ public final class Main implements Runnable {
     }
 
     static int run(java.util.Map<String, String> env, String... args) {
+        preloadFor(List.of(args));
         CommandLine commandLine = commandLine(List.of(args)).setCaseInsensitiveEnumValuesAllowed(true);
         try {
             commandLine.setDefaultValueProvider(ConfigDefaults.from(java.util.List.of(args), env));
@@ -50,6 +51,25 @@ public final class Main implements Runnable {
             commandLine.addSubcommand("help", new CommandLine.HelpCommand());
         }
         return commandLine;
+    }
+
+    /**
+     * For {@code tern serve} over HTTP, loads the native transport and the JSON mapper on another thread while this one
+     * reads the command line (picocli is a large share of the start-up, and its work depends on nothing of theirs).
+     * A failure there is left for the server's own start to meet and report.
+     */
+    private static void preloadFor(List<String> args) {
+        if (args.isEmpty() || !args.get(0).equals("serve") || args.contains("--stdio") || args.contains("--help")) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("tern-preload").start(() -> {
+            try {
+                dev.tern.protocol.Json.mapper();
+                dev.tern.transport.http.HttpServerTransport.preload();
+            } catch (RuntimeException | LinkageError e) {
+                // the start proper loads the same classes and reports what fails
+            }
+        });
     }
 
     // No method references to picocli's classes here: picocli is built for Java 5, and assembling the JDK 25 AOT cache

@@ -87,6 +87,16 @@ public final class HttpServerTransport implements AutoCloseable {
         return new Builder(server);
     }
 
+    /**
+     * Loads what every start needs and nothing configures: the native transport (Netty extracts and links its epoll
+     * library) and the buffer allocator. A launcher may call it on another thread while it builds the server, so that
+     * {@link #start()} finds them ready; calling it is never required.
+     */
+    public static void preload() {
+        Epoll.isAvailable();
+        io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
+    }
+
     /** Binds and starts serving; returns once the port is open. */
     public HttpServerTransport start() throws InterruptedException {
         boolean epoll = Epoll.isAvailable();
