@@ -7,7 +7,7 @@
 # per-request and dies young, and its live set is small (7 MiB for the example, ~1.1 KB per idle session), so each
 # young collection copies little: under 1 ms here. G1, the JVM's default on a machine with 2+ CPUs and 2+ GB, sized
 # its young generation to its 200 ms pause goal instead and took the process to 450-560 MiB of RSS under load where
-# this takes it to 140-160 MiB, at the same CPU per call (BENCHMARKS.md, "Memory").
+# this keeps it at 140-200 MiB, at the same CPU per call (BENCHMARKS.md, "Memory").
 # A collector or young-generation size in the caller's options replaces these (tern_memory_flags).
 
 tern_default_memory_flags=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xmn64m)
