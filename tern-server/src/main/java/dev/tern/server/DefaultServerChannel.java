@@ -701,7 +701,11 @@ final class DefaultServerChannel implements ServerChannel {
         if (pending.size() > 0) {
             pending.failAll(new CancellationException("connection closed"));
         }
-        server.tasks().ownerGone(this);
+        if (ownerKey != null) {
+            // Only a channel that made its owner key can own tasks (Tasks.owner); the others, every stateless
+            // request among them, need not scan the running tasks.
+            server.tasks().ownerGone(this);
+        }
         server.detach(this);
     }
 

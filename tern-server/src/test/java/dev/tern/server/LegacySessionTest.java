@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.RequestId;
+import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.LoggingLevel;
 
 import tools.jackson.databind.JsonNode;
@@ -482,6 +483,48 @@ class LegacySessionTest {
         assertThat(fixtures.sleeper.sawCancelled).isTrue();
         assertThat(p.relatedTo(id)).isEmpty();
         assertThat(server.channelCount()).isZero();
+    }
+
+    @Test
+    void closingASessionCancelsTheTasksItStartedAndNoOtherSessions() throws Exception {
+        java.util.Map<String, Fixtures.Blocker> blockers = java.util.Map.of("a", new Fixtures.Blocker(), "b",
+                new Fixtures.Blocker());
+        ObjectNode schema = (ObjectNode) Json.mapper().readTree(
+                "{\"type\":\"object\",\"properties\":{\"who\":{\"type\":\"string\"}},\"required\":[\"who\"]}");
+        McpServer server = start(McpServer.builder().tool(ToolSpec.builder("nap").taskSupport("optional")
+                .inputSchema(schema).handler((ctx, args) -> {
+                    Fixtures.Blocker b = blockers.get(args.path("who").asString(""));
+                    b.thread = Thread.currentThread();
+                    b.entered.countDown();
+                    try {
+                        Thread.sleep(Duration.ofMinutes(5));
+                        return CallToolResult.text("woke up");
+                    } catch (InterruptedException e) {
+                        b.sawCancelled = ctx.isCancelled();
+                        throw e;
+                    } finally {
+                        b.exited.countDown();
+                    }
+                }).build()));
+        Peer a = new Peer(server);
+        a.initialize(V);
+        Peer b = peer(server);
+        b.initialize(V);
+        for (var peerAndWho : java.util.List.of(java.util.Map.entry(a, "a"), java.util.Map.entry(b, "b"))) {
+            ObjectNode params = call("nap", "{\"who\":\"" + peerAndWho.getValue() + "\"}");
+            params.putObject("task").put("ttl", 60_000);
+            JsonNode created = result(peerAndWho.getKey().request("tools/call", params));
+            assertThat(created.at("/task/taskId").asString("")).as(created.toString()).isNotEmpty();
+            blockers.get(peerAndWho.getValue()).awaitEntered();
+        }
+
+        a.close();
+
+        blockers.get("a").awaitFinished();
+        assertThat(blockers.get("a").sawCancelled).isTrue();
+        assertThat(blockers.get("b").exited.getCount()).isEqualTo(1);
+        b.close();
+        blockers.get("b").awaitFinished();
     }
 
     // ------------------------------------------------------------------ list_changed and subscriptions
