@@ -88,22 +88,24 @@ final class Fixtures {
 
     /** Sleeps until interrupted. */
     ToolSpec sleeping() {
-        return ToolSpec.builder("sleep").handler((ctx, args) -> {
-            Blocker b = sleeper;
-            b.thread = Thread.currentThread();
-            b.entered.countDown();
-            try {
-                Thread.sleep(Duration.ofMinutes(5));
-                return CallToolResult.text("woke up");
-            } catch (InterruptedException e) {
-                b.interrupted = true;
-                b.sawCancelled = ctx.isCancelled();
-                b.reason = ctx.cancellation().reason();
-                throw e;
-            } finally {
-                b.exited.countDown();
-            }
-        }).build();
+        return ToolSpec.builder("sleep").handler((ctx, args) -> sleepUntilInterrupted(sleeper, ctx)).build();
+    }
+
+    /** A handler's body that sleeps until interrupted and records in {@code b} what it saw. */
+    static CallToolResult sleepUntilInterrupted(Blocker b, RequestContext ctx) throws InterruptedException {
+        b.thread = Thread.currentThread();
+        b.entered.countDown();
+        try {
+            Thread.sleep(Duration.ofMinutes(5));
+            return CallToolResult.text("woke up");
+        } catch (InterruptedException e) {
+            b.interrupted = true;
+            b.sawCancelled = ctx.isCancelled();
+            b.reason = ctx.cancellation().reason();
+            throw e;
+        } finally {
+            b.exited.countDown();
+        }
     }
 
     /** Ignores interrupts, polls isCancelled() and then returns a normal result. */

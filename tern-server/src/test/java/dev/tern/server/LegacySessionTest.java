@@ -15,7 +15,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.RequestId;
-import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.LoggingLevel;
 
 import tools.jackson.databind.JsonNode;
@@ -492,20 +491,9 @@ class LegacySessionTest {
         ObjectNode schema = (ObjectNode) Json.mapper().readTree(
                 "{\"type\":\"object\",\"properties\":{\"who\":{\"type\":\"string\"}},\"required\":[\"who\"]}");
         McpServer server = start(McpServer.builder().tool(ToolSpec.builder("nap").taskSupport("optional")
-                .inputSchema(schema).handler((ctx, args) -> {
-                    Fixtures.Blocker b = blockers.get(args.path("who").asString(""));
-                    b.thread = Thread.currentThread();
-                    b.entered.countDown();
-                    try {
-                        Thread.sleep(Duration.ofMinutes(5));
-                        return CallToolResult.text("woke up");
-                    } catch (InterruptedException e) {
-                        b.sawCancelled = ctx.isCancelled();
-                        throw e;
-                    } finally {
-                        b.exited.countDown();
-                    }
-                }).build()));
+                .inputSchema(schema)
+                .handler((ctx, args) -> Fixtures.sleepUntilInterrupted(blockers.get(args.path("who").asString("")), ctx))
+                .build()));
         Peer a = new Peer(server);
         a.initialize(V);
         Peer b = peer(server);
