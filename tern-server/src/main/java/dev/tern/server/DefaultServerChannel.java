@@ -96,6 +96,11 @@ final class DefaultServerChannel implements ServerChannel {
         return key;
     }
 
+    /** Whether {@link #ownerKey()} was ever asked for, i.e. whether this channel can own a task. */
+    boolean hasOwnerKey() {
+        return ownerKey != null;
+    }
+
     PendingRequests pending() {
         return pending;
     }
@@ -701,11 +706,7 @@ final class DefaultServerChannel implements ServerChannel {
         if (pending.size() > 0) {
             pending.failAll(new CancellationException("connection closed"));
         }
-        if (ownerKey != null) {
-            // Only a channel that made its owner key can own tasks (Tasks.owner); the others, every stateless
-            // request among them, need not scan the running tasks.
-            server.tasks().ownerGone(this);
-        }
+        server.tasks().ownerGone(this);
         server.detach(this);
     }
 

@@ -349,6 +349,11 @@ final class Tasks {
 
     /** Cancels the tasks a closing legacy session owns. */
     void ownerGone(DefaultServerChannel channel) {
+        if (!channel.hasOwnerKey()) {
+            // owner(): a channel owns tasks only through its owner key, so one that never made it (every stateless
+            // request's channel) owns none, and closing it need not scan the running tasks.
+            return;
+        }
         for (Running run : running.values()) {
             if (run.channel == channel && !run.owner.equals(STATELESS_OWNER)) {
                 update(run, r -> r.completed(TaskStatus.CANCELLED, null, null, clock.instant()));
