@@ -515,6 +515,11 @@ final class BenchCommand implements Callable<Integer> {
                 + "also split the server's time into parse, queue, exec and ser (the header costs a little per call).")
         boolean serverTiming;
 
+        @CommandLine.Option(names = "--server-cpus", paramLabel = "LIST", description = "Run the server on these CPUs "
+                + "only (Linux, taskset -c LIST, e.g. 0), and run this command on the others (taskset -c 1 tern bench "
+                + "compare ...): the load generator then takes no CPU from the server and rounds vary far less.")
+        String serverCpus;
+
         @CommandLine.Mixin
         Output output = new Output();
 
@@ -530,11 +535,15 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 spec = (connections != null ? LoadSpec.closedLoop(connections, Durations.parse(duration))
                         : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
+                if (serverCpus != null && !CPU_LIST.matcher(serverCpus).matches()) {
+                    throw new IllegalArgumentException("--server-cpus takes a CPU list such as 0 or 0,2-3, not '"
+                            + serverCpus + "'");
+                }
             } catch (IllegalArgumentException e) {
                 err.println("tern bench compare: " + e.getMessage());
                 return 2;
             }
-            Process server = startServer(serverTiming);
+            Process server = startServer(serverTiming, serverCpus);
             try {
                 URI mcp = awaitUrl(server);
                 err.println("tern bench compare: serving user-directory at " + mcp + " (pid " + server.pid() + ")");
@@ -591,18 +600,38 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
 
-        private static Process startServer(boolean serverTiming) throws java.io.IOException {
+        private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
+
+        private static Process startServer(boolean serverTiming, String serverCpus) throws java.io.IOException {
             String java = ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            List<String> command = serverCommand(java, ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                    System.getProperty("java.class.path"), serverTiming, serverCpus);
+            try {
+                return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            } catch (java.io.IOException e) {
+                if (serverCpus != null) {
+                    throw new java.io.IOException("--server-cpus needs taskset (util-linux): " + e.getMessage(), e);
+                }
+                throw e;
+            }
+        }
+
+        /** The child server's command line: under {@code taskset -c} when {@code serverCpus} is given. */
+        static List<String> serverCommand(String java, List<String> ownJvmOptions, String classPath,
+                boolean serverTiming, String serverCpus) {
             List<String> command = new java.util.ArrayList<>();
+            if (serverCpus != null) {
+                command.addAll(List.of("taskset", "-c", serverCpus));
+            }
             command.add(java);
-            command.addAll(serverJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
+            command.addAll(serverJvmOptions(ownJvmOptions));
+            command.addAll(List.of("-cp", classPath, Main.class.getName(),
                     "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0"));
             if (serverTiming) {
                 command.add("--server-timing");
             }
-            return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return command;
         }
 
         /**

@@ -177,6 +177,8 @@ class BenchCommandTest {
         assertThat(bench("--url", transport.url(), "--era", "2030")).isEqualTo(2);
         assertThat(bench("--url", transport.url(), "--cold")).isEqualTo(2);
         assertThat(bench("--url", "http://127.0.0.1:1/mcp", "--rate", "10", "--duration", "1s")).isEqualTo(1);
+        assertThat(bench("compare", "--server-cpus", "first")).isEqualTo(2);
+        assertThat(bench("compare", "--server-cpus", "0,")).isEqualTo(2);
     }
 
     @Test
@@ -184,7 +186,7 @@ class BenchCommandTest {
         Path out = dir.resolve("compare.json");
         Path md = dir.resolve("compare.md");
         assertThat(Main.run(Map.of(), "bench", "compare", "--rate", "100", "--duration", "1s", "--warmup", "500ms",
-                "-q", "--json", out.toString(), "--md", md.toString())).isZero();
+                "--server-cpus", "0", "-q", "--json", out.toString(), "--md", md.toString())).isZero();
 
         BenchResult result = Reports.readJson(out);
         assertThat(result.runs()).extracting(RunResult::name).startsWith("MCP modern", "MCP legacy");
@@ -212,5 +214,17 @@ class BenchCommandTest {
         assertThat(BenchCommand.Compare.serverJvmOptions(own)).containsExactly("-XX:+ExitOnOutOfMemoryError",
                 "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC", "-Xmn64m", "--enable-native-access=ALL-UNNAMED",
                 "-Dtern.example=1");
+    }
+
+    @Test
+    void compareRunsItsServerUnderTasksetOnlyWhenGivenCpus() {
+        var own = java.util.List.of("-XX:+UseSerialGC", "-agentpath:/x/libprofiler.so=start");
+
+        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", false, null))
+                .containsExactly("/jdk/bin/java", "-XX:+UseSerialGC", "-cp", "tern.jar", Main.class.getName(), "serve",
+                        "--example", "user-directory", "--host", "127.0.0.1", "--port", "0");
+        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", true, "0,2-3"))
+                .startsWith("taskset", "-c", "0,2-3", "/jdk/bin/java", "-XX:+UseSerialGC")
+                .endsWith("--port", "0", "--server-timing");
     }
 }
