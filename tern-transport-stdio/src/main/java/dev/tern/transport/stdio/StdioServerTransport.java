@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import dev.tern.protocol.CodecLimits;
 import dev.tern.protocol.ErrorCodes;
@@ -37,7 +38,6 @@ import dev.tern.server.ServerChannel;
  */
 public final class StdioServerTransport {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.stdio");
-    private static final EncodedLine POISON = new EncodedLine(new byte[0], 0);
     private static final int WRITE_BUFFER_BYTES = 64 * 1024;
 
     private final McpServer server;
@@ -46,7 +46,12 @@ public final class StdioServerTransport {
     private final JsonRpcCodec codec;
     private final Duration shutdownDeadline;
     private final BlockingQueue<EncodedLine> writeQueue = new ArrayBlockingQueue<>(4096);
+    /** Held by the thread writing queued lines; the others leave theirs to it. */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final List<EncodedLine> batch = new ArrayList<>(256);
+    private final byte[] writeBuffer = new byte[WRITE_BUFFER_BYTES];
     private final CountDownLatch writerDone = new CountDownLatch(1);
+    private volatile boolean writerClosed;
     private volatile boolean outputBroken;
     private volatile boolean stopping;
     private volatile ServerChannel channel;
@@ -76,7 +81,6 @@ public final class StdioServerTransport {
 
     /** Serves until the input ends, the output breaks or {@link #stop()} is called. Blocks the calling thread. */
     public Outcome serve() throws InterruptedException {
-        Thread writer = Thread.ofPlatform().name("tern-stdio-writer").daemon().start(this::writeLoop);
         channel = server.connect(new Outbound() {
             @Override
             public void send(JsonRpcMessage message, RequestId relatedTo) {
@@ -96,7 +100,6 @@ public final class StdioServerTransport {
             outcome = readLoop(channel);
         } finally {
             shutdown(Duration.ZERO);
-            writer.interrupt();
         }
         return outputBroken ? Outcome.OUTPUT_CLOSED : outcome;
     }
@@ -131,8 +134,16 @@ public final class StdioServerTransport {
             }
             c.close();
         }
-        writeQueue.offer(POISON);
-        writerDone.await(shutdownDeadline.toMillis(), TimeUnit.MILLISECONDS);
+        if (writeLock.tryLock(shutdownDeadline.toMillis(), TimeUnit.MILLISECONDS)) {
+            try {
+                writerClosed = true;
+                writeQueued();
+            } finally {
+                writeLock.unlock();
+            }
+        }
+        writerClosed = true;
+        writerDone.countDown();
     }
 
     private Outcome readLoop(ServerChannel channel) {
@@ -205,60 +216,65 @@ public final class StdioServerTransport {
         return out.toLine();
     }
 
+    /**
+     * Queues a line and writes the queue unless another thread is writing it. Whoever holds the write lock writes
+     * every line queued by then with one write call per batch, so a lone response goes out from the thread that made
+     * it (no hand-off to a writer thread and its wake-up), and under pipelined load many responses share a system
+     * call. A full queue (a client not reading) holds up the threads that add to it.
+     */
     private void enqueue(EncodedLine message) {
-        if (outputBroken) {
+        if (outputBroken || writerClosed) {
             return;
         }
         try {
             writeQueue.put(message);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        // A line queued while another thread held the lock is seen by that thread's check after unlocking.
+        while (!writeQueue.isEmpty() && !writerClosed && writeLock.tryLock()) {
+            try {
+                writeQueued();
+            } finally {
+                writeLock.unlock();
+            }
         }
     }
 
-    /**
-     * Writes whatever is queued with one write call per batch: under pipelined load many responses share a system
-     * call, and a lone response still goes out as soon as it is queued.
-     */
-    private void writeLoop() {
-        List<EncodedLine> batch = new ArrayList<>(256);
-        byte[] buffer = new byte[WRITE_BUFFER_BYTES];
+    /** Writes the queued lines; the caller holds the write lock. */
+    private void writeQueued() {
+        if (outputBroken) {
+            writeQueue.clear();
+            return;
+        }
         try {
-            while (true) {
-                batch.add(writeQueue.take());
-                writeQueue.drainTo(batch);
-                boolean last = false;
+            while (writeQueue.drainTo(batch) > 0) {
                 int length = 0;
                 for (EncodedLine message : batch) {
-                    if (message == POISON) {
-                        last = true;
-                        continue;
-                    }
-                    if (length + message.length() > buffer.length) {
-                        out.write(buffer, 0, length);
+                    if (length + message.length() > writeBuffer.length) {
+                        out.write(writeBuffer, 0, length);
                         length = 0;
                     }
-                    if (message.length() > buffer.length) {
+                    if (message.length() > writeBuffer.length) {
                         out.write(message.bytes(), 0, message.length());
                     } else {
-                        System.arraycopy(message.bytes(), 0, buffer, length, message.length());
+                        System.arraycopy(message.bytes(), 0, writeBuffer, length, message.length());
                         length += message.length();
                     }
                 }
                 batch.clear();
                 if (length > 0) {
-                    out.write(buffer, 0, length);
+                    out.write(writeBuffer, 0, length);
                 }
                 out.flush();
                 if (out instanceof PrintStream print && print.checkError()) {
                     // PrintStream swallows write failures; a broken pipe shows only here
                     throw new IOException("output stream failed");
                 }
-                if (last) {
-                    return;
-                }
             }
         } catch (IOException e) {
+            batch.clear();
             outputBroken = true;
             writeQueue.clear();
             stopping = true;
@@ -267,10 +283,6 @@ public final class StdioServerTransport {
             } catch (IOException ignored) {
                 // the reader notices the broken output on its next line
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            writerDone.countDown();
         }
     }
 
