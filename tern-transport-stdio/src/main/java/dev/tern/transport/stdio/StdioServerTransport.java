@@ -55,6 +55,7 @@ public final class StdioServerTransport {
     private volatile boolean outputBroken;
     private volatile boolean stopping;
     private volatile ServerChannel channel;
+    private volatile Thread reader;
     private final AtomicBoolean shutDown = new AtomicBoolean();
 
     private StdioServerTransport(Builder b) {
@@ -97,6 +98,7 @@ public final class StdioServerTransport {
         });
         Outcome outcome;
         try {
+            reader = Thread.currentThread();
             outcome = readLoop(channel);
         } finally {
             shutdown(Duration.ZERO);
@@ -134,14 +136,17 @@ public final class StdioServerTransport {
             }
             c.close();
         }
-        if (writeLock.tryLock(shutdownDeadline.toMillis(), TimeUnit.MILLISECONDS)) {
+        // On a thread of its own: a client that stopped reading would hold up the write, not this shutdown.
+        Thread lastWrite = Thread.ofVirtual().name("tern-stdio-last-write").start(() -> {
+            writeLock.lock();
             try {
-                writerClosed = true;
                 writeQueued();
             } finally {
+                writerClosed = true;
                 writeLock.unlock();
             }
-        }
+        });
+        lastWrite.join(shutdownDeadline);
         writerClosed = true;
         writerDone.countDown();
     }
@@ -220,7 +225,8 @@ public final class StdioServerTransport {
      * Queues a line and writes the queue unless another thread is writing it. Whoever holds the write lock writes
      * every line queued by then with one write call per batch, so a lone response goes out from the thread that made
      * it (no hand-off to a writer thread and its wake-up), and under pipelined load many responses share a system
-     * call. A full queue (a client not reading) holds up the threads that add to it.
+     * call. A full queue (a client not reading) holds up the threads that add to it. The reading thread never writes:
+     * a client that reads replies only after writing its requests would stall it, and with it the input.
      */
     private void enqueue(EncodedLine message) {
         if (outputBroken || writerClosed) {
@@ -232,6 +238,14 @@ public final class StdioServerTransport {
             Thread.currentThread().interrupt();
             return;
         }
+        if (Thread.currentThread() == reader) {
+            Thread.ofVirtual().name("tern-stdio-write").start(this::writeUnlessWriting);
+        } else {
+            writeUnlessWriting();
+        }
+    }
+
+    private void writeUnlessWriting() {
         // A line queued while another thread held the lock is seen by that thread's check after unlocking.
         while (!writeQueue.isEmpty() && !writerClosed && writeLock.tryLock()) {
             try {

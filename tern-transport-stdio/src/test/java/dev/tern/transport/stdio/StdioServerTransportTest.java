@@ -36,9 +36,18 @@ class StdioServerTransportTest {
     }
 
     public static class Tools {
+        final java.util.concurrent.CountDownLatch slowStarted = new java.util.concurrent.CountDownLatch(1);
+
         @Tool(description = "Echoes the text")
         public Echoed echo(@Arg(description = "Text") String text) {
             return new Echoed(text);
+        }
+
+        @Tool(description = "Answers after millis milliseconds")
+        public Echoed slow(@Arg(description = "How long") int millis) throws InterruptedException {
+            slowStarted.countDown();
+            Thread.sleep(millis);
+            return new Echoed("slept " + millis);
         }
 
         @Tool(description = "A text of n copies of x")
@@ -47,7 +56,8 @@ class StdioServerTransportTest {
         }
     }
 
-    private final McpServer server = McpServer.builder().info("t", "1").register(new Tools()).build();
+    private final Tools tools = new Tools();
+    private final McpServer server = McpServer.builder().info("t", "1").register(tools).build();
     private final ChunkedInput input = new ChunkedInput();
     private final LineCollector output = new LineCollector();
 
@@ -150,6 +160,52 @@ class StdioServerTransportTest {
     }
 
     @Test
+    void stoppingLetsARequestInFlightFinishAndWritesItsReplyBeforeReturning() throws Exception {
+        StdioServerTransport transport = StdioServerTransport.builder(server).input(input).output(output)
+                .shutdownDeadline(java.time.Duration.ofSeconds(5)).build();
+        var served = CompletableFuture.supplyAsync(() -> {
+            try {
+                return transport.serve();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, r -> Thread.ofPlatform().start(r));
+        input.add((call(1, "echo", "{\"text\":\"first\"}") + "\n").getBytes(StandardCharsets.UTF_8));
+        output.await(1);
+        input.add((call(2, "slow", "{\"millis\":300}") + "\n").getBytes(StandardCharsets.UTF_8));
+        assertThat(tools.slowStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+        transport.stop();
+
+        List<String> lines = output.lines(10);
+        assertThat(lines).hasSize(2);
+        assertThat(Json.mapper().readTree(lines.get(1)).path("result").path("structuredContent").path("text")
+                .asString()).isEqualTo("slept 300");
+        assertThat(served.get(10, TimeUnit.SECONDS)).isEqualTo(StdioServerTransport.Outcome.STOPPED);
+    }
+
+    @Test
+    void aClientThatReadsOnlyAfterWritingAllItsRequestsDoesNotStallTheInput() throws Exception {
+        output.hold();
+        var served = serve(StdioServerTransport.builder(server));
+        int requests = 400;
+        for (int id = 1; id <= requests; id++) {
+            String line = id % 2 == 0 ? call(id, "echo", "{\"text\":\"t\"}")
+                    : "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\",\"params\":{" + META + "}}";
+            input.add((line + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+
+        assertThat(input.awaitConsumed(10, TimeUnit.SECONDS)).as("every request read while no reply can be written")
+                .isTrue();
+        output.release();
+        List<JsonNode> replies = output.await(requests);
+        input.end();
+
+        assertThat(replies).extracting(r -> r.path("id").asLong()).doesNotHaveDuplicates().hasSize(requests);
+        assertThat(served.get(10, TimeUnit.SECONDS)).isEqualTo(StdioServerTransport.Outcome.END_OF_INPUT);
+    }
+
+    @Test
     void aBrokenOutputEndsServing() throws Exception {
         output.breakIt();
         var served = serve(StdioServerTransport.builder(server));
@@ -166,12 +222,28 @@ class StdioServerTransportTest {
         private int at;
         private volatile boolean closed;
 
+        private final java.util.concurrent.atomic.AtomicLong added = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicLong consumed = new java.util.concurrent.atomic.AtomicLong();
+
         void add(byte[] chunk) {
+            added.incrementAndGet();
             chunks.add(chunk);
         }
 
         void end() {
             chunks.add(END);
+        }
+
+        /** Whether every chunk added so far has been read, waiting up to the timeout. */
+        boolean awaitConsumed(long timeout, TimeUnit unit) throws InterruptedException {
+            long until = System.nanoTime() + unit.toNanos(timeout);
+            while (System.nanoTime() < until) {
+                if (consumed.get() == added.get()) {
+                    return true;
+                }
+                Thread.sleep(10);
+            }
+            return false;
         }
 
         @Override
@@ -199,6 +271,9 @@ class StdioServerTransportTest {
             int n = Math.min(len, current.length - at);
             System.arraycopy(current, at, b, off, n);
             at += n;
+            if (at == current.length) {
+                consumed.incrementAndGet();
+            }
             return n;
         }
 
@@ -213,9 +288,20 @@ class StdioServerTransportTest {
         private final ByteArrayOutputStream written = new ByteArrayOutputStream();
         private int writesEndingMidLine;
         private volatile boolean broken;
+        private boolean held;
 
         void breakIt() {
             broken = true;
+        }
+
+        /** Writes wait until {@link #release()}, as into the full pipe of a client that is not reading. */
+        synchronized void hold() {
+            held = true;
+        }
+
+        synchronized void release() {
+            held = false;
+            notifyAll();
         }
 
         @Override
@@ -227,6 +313,13 @@ class StdioServerTransportTest {
         public synchronized void write(byte[] b, int off, int len) throws IOException {
             if (broken) {
                 throw new IOException("Broken pipe");
+            }
+            while (held) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    throw new java.io.InterruptedIOException();
+                }
             }
             written.write(b, off, len);
             if (len > 0 && b[off + len - 1] != '\n') {
