@@ -517,7 +517,7 @@ final class BenchCommand implements Callable<Integer> {
 
         @CommandLine.Option(names = "--server-cpus", paramLabel = "LIST", description = "Run the server on these CPUs "
                 + "only (Linux, taskset -c LIST, e.g. 0), and run this command on the others (taskset -c 1 tern bench "
-                + "compare ...): the load generator then takes no CPU from the server and rounds vary far less.")
+                + "compare ...), so that the load generator takes no CPU from the server.")
         String serverCpus;
 
         @CommandLine.Mixin
