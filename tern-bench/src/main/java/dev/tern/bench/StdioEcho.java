@@ -76,7 +76,7 @@ public final class StdioEcho {
     }
 
     private void answer() {
-        int at = indexOf(line, lineLength, ID_KEY);
+        int at = ByteSearch.indexOf(line, lineLength, ID_KEY);
         if (at < 0) {
             return;
         }
@@ -98,18 +98,5 @@ public final class StdioEcho {
         repliesLength += digitsEnd - digitsStart;
         System.arraycopy(tail, 0, replies, repliesLength, tail.length);
         repliesLength += tail.length;
-    }
-
-    private static int indexOf(byte[] haystack, int length, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

@@ -282,16 +282,7 @@ public final class StdioFlood {
     }
 
     private static boolean contains(byte[] haystack, int length, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return ByteSearch.indexOf(haystack, length, needle) >= 0;
     }
 
     private static long cpu(ProcessSampler sampler) {
