@@ -232,11 +232,14 @@ public final class StdioServerTransport {
         if (outputBroken || writerClosed) {
             return;
         }
-        try {
-            writeQueue.put(message);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
+        // offer first: a handler thread interrupted by its cancellation still gets its reply queued when there is room
+        if (!writeQueue.offer(message)) {
+            try {
+                writeQueue.put(message);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
         if (Thread.currentThread() == reader) {
             Thread.ofVirtual().name("tern-stdio-write").start(this::writeUnlessWriting);

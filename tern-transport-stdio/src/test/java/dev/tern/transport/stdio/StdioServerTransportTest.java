@@ -50,6 +50,12 @@ class StdioServerTransportTest {
             return new Echoed("slept " + millis);
         }
 
+        @Tool(description = "Answers with its thread's interrupt flag set, as a handler that swallowed a cancellation")
+        public Echoed interrupted() {
+            Thread.currentThread().interrupt();
+            return new Echoed("interrupted");
+        }
+
         @Tool(description = "A text of n copies of x")
         public Echoed repeat(@Arg(description = "How many") int n) {
             return new Echoed("x".repeat(n));
@@ -202,6 +208,19 @@ class StdioServerTransportTest {
         input.end();
 
         assertThat(replies).extracting(r -> r.path("id").asLong()).doesNotHaveDuplicates().hasSize(requests);
+        assertThat(served.get(10, TimeUnit.SECONDS)).isEqualTo(StdioServerTransport.Outcome.END_OF_INPUT);
+    }
+
+    @Test
+    void aReplyFromAThreadWhoseInterruptFlagIsSetIsStillWritten() throws Exception {
+        var served = serve(StdioServerTransport.builder(server));
+        input.add((call(1, "interrupted", "{}") + "\n").getBytes(StandardCharsets.UTF_8));
+
+        List<JsonNode> replies = output.await(1);
+        input.end();
+
+        assertThat(replies.get(0).path("result").path("structuredContent").path("text").asString())
+                .isEqualTo("interrupted");
         assertThat(served.get(10, TimeUnit.SECONDS)).isEqualTo(StdioServerTransport.Outcome.END_OF_INPUT);
     }
 
