@@ -20,6 +20,7 @@ import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 
@@ -40,7 +41,7 @@ final class TlsSupport {
             SslContextBuilder builder = tls.selfSigned()
                     ? SslContextBuilder.forServer(selfSigned())
                     : SslContextBuilder.forServer(tls.certificateChain().toFile(), tls.privateKey().toFile());
-            return builder.sslProvider(SslProvider.JDK)
+            return builder.sslProvider(provider())
                     .protocols(tls.protocols())
                     .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
                     .sessionCacheSize(10_000)
@@ -53,6 +54,11 @@ final class TlsSupport {
         } catch (SSLException e) {
             throw new IllegalStateException("TLS setup failed: " + e.getMessage(), e);
         }
+    }
+
+    /** BoringSSL (netty-tcnative) where its native library loads: cheaper records and handshakes; else the JDK's. */
+    static SslProvider provider() {
+        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
     }
 
     /**

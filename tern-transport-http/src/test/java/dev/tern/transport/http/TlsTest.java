@@ -48,6 +48,14 @@ class TlsTest {
         }
     }
 
+    @Test
+    void boringSslServesWhereItShipsAndTheJdkElsewhere() {
+        boolean shipped = System.getProperty("os.name").startsWith("Linux")
+                && System.getProperty("os.arch").matches("amd64|x86_64");
+        assertThat(TlsSupport.provider()).isEqualTo(shipped || io.netty.handler.ssl.OpenSsl.isAvailable()
+                ? io.netty.handler.ssl.SslProvider.OPENSSL : io.netty.handler.ssl.SslProvider.JDK);
+    }
+
     @AfterAll
     static void stop() {
         served.close();
