@@ -158,7 +158,8 @@ class TypeScriptClientHttpTest {
         config.put("transport", transport);
         config.put("url", url);
         JsonNode summary = TypeScriptClients.run("http-client.mjs", config, sdk, era, checks, ALL_CHECKS, temp);
-        assertThat(summary.path("http").path("failedFetches").asInt()).as("failed fetches").isZero();
+        assertThat(summary.path("http").path("failedFetches").asInt())
+                .as("failed fetches; the last exchanges: %s", summary.path("recentHttp")).isZero();
         return summary;
     }
 
