@@ -36,9 +36,15 @@ const summary = newSummary({
 });
 /** Every HTTP exchange of the SDK's transport, in order; the summary gets its tail. */
 const httpLog = [];
+/**
+ * The exchanges not answered yet. Closing the v1 SSE transport aborts every POST still in flight (they share its
+ * AbortController), such as a notifications/cancelled sent without waiting: the client waits for them first.
+ */
+const inFlight = new Set();
 let session;
 
 await main({ summary, usage: 'node http-client.mjs', validate, run, client: () => session?.client,
+    beforeClose: () => settled(inFlight, 2_000),
     beforePrint: () => {
         summary.recentHttp = httpLog.slice(-40);
     } });
@@ -178,12 +184,16 @@ async function recordingFetch(url, init) {
     http.protocolVersionHeaders[version] = (http.protocolVersionHeaders[version] ?? 0) + 1;
     httpLog.push(entry);
     let response;
+    const pending = fetch(url, init);
+    inFlight.add(pending);
     try {
-        response = await fetch(url, init);
+        response = await pending;
     } catch (e) {
         http.failedFetches++;
         entry.error = describe(e);
         throw e;
+    } finally {
+        inFlight.delete(pending);
     }
     entry.status = response.status;
     entry.contentType = response.headers.get('content-type');
@@ -214,4 +224,12 @@ function validate(config) {
     if (typeof config.url !== 'string' || !/^https?:\/\//.test(config.url)) {
         throw new Error('config.url must be an http(s) URL');
     }
+}
+
+/** Waits until every promise in {@code promises} has settled, or {@code ms} have passed. */
+async function settled(promises, ms) {
+    let timer;
+    await Promise.race([Promise.allSettled([...promises]),
+        new Promise(resolve => { timer = setTimeout(resolve, ms); })]);
+    clearTimeout(timer);
 }

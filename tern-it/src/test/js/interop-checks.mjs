@@ -34,12 +34,14 @@ export function newSummary(extra = {}) {
 
 /**
  * Runs a client script: reads its config (a JSON object inline or the path of a file holding one; {@code validate}
- * throws on what the script cannot use), runs it under a watchdog, closes the client {@code client()} returns and
- * prints the summary, after {@code beforePrint}. The exit status is 0 only if every check passed.
+ * throws on what the script cannot use), runs it under a watchdog, closes the client {@code client()} returns (after
+ * {@code beforeClose}) and prints the summary, after {@code beforePrint}. The exit status is 0 only if every check
+ * passed.
  */
-export async function main({ summary, usage, validate, run, client, beforePrint }) {
+export async function main({ summary, usage, validate, run, client, beforeClose, beforePrint }) {
     const close = async () => {
         try {
+            await beforeClose?.();
             await client()?.close();
         } catch (e) {
             summary.clientErrors.push(`close: ${describe(e)}`);
