@@ -3,6 +3,11 @@ package dev.tern.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -13,7 +18,11 @@ import dev.tern.protocol.Json;
 import dev.tern.protocol.RequestId;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.ElicitResult;
+import dev.tern.server.InMemoryTaskStore;
 import dev.tern.server.McpServer;
+import dev.tern.server.TaskRecord;
+import dev.tern.server.TaskStatus;
+import dev.tern.server.TaskStore;
 import dev.tern.server.ToolSpec;
 import dev.tern.testing.TestClient;
 
@@ -35,13 +44,7 @@ class TasksTest {
                     }).build())
             .tool(ToolSpec.builder("report").description("Runs only as a task").taskSupport("required")
                     .handler((ctx, args) -> CallToolResult.text("done")).build())
-            .tool(ToolSpec.builder("ask_name").description("Asks the user for a name").taskSupport("required")
-                    .handler((ctx, args) -> {
-                        ObjectNode schema = Json.object().put("type", "object");
-                        schema.putObject("properties").putObject("name").put("type", "string");
-                        ElicitResult answer = ctx.elicit("Your name?", schema);
-                        return CallToolResult.text("hello " + answer.content().path("name").asString());
-                    }).build())
+            .tool(askName())
             .tool(ToolSpec.builder("plain").description("Never a task")
                     .handler((ctx, args) -> CallToolResult.text("plain")).build())
             .build();
@@ -142,6 +145,93 @@ class TasksTest {
             JsonNode done = awaitStatus(client, taskId, "completed");
             assertThat(done.path("result").path("content").get(0).path("text").asString()).isEqualTo("hello Ada");
         }
+    }
+
+    @Test
+    void anAnsweredTaskResumesOnlyOnceTheRecordHasTheAnswerAndEndsCompleted() throws InterruptedException {
+        // tasks/update must put the answer on the task's record before the waiting task resumes: otherwise the task
+        // can finish and write "completed" while tasks/update, still writing its own change ("working", the request
+        // answered), overwrites it, and the task stays "working" forever. The store here is slow to write that
+        // change, and it records what the record said when the task resumed and any write over a finished task.
+        List<String> problems = new CopyOnWriteArrayList<>();
+        Map<String, TaskRecord> saved = new ConcurrentHashMap<>();
+        TaskStore store = new TaskStore() {
+            private final TaskStore delegate = new InMemoryTaskStore();
+
+            @Override
+            public void save(TaskRecord task) {
+                TaskRecord before = delegate.find(task.taskId()).orElse(null);
+                if (before != null && before.status() == TaskStatus.INPUT_REQUIRED && task.status() == TaskStatus.WORKING) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                before = delegate.find(task.taskId()).orElse(null);
+                if (before != null && before.status().terminal()) {
+                    problems.add(task.status() + " written over " + before.status());
+                }
+                delegate.save(task);
+                saved.put(task.taskId(), task);
+            }
+
+            @Override
+            public Optional<TaskRecord> find(String taskId) {
+                return delegate.find(taskId);
+            }
+
+            @Override
+            public List<TaskRecord> list(String owner) {
+                return delegate.list(owner);
+            }
+
+            @Override
+            public void delete(String taskId) {
+                delegate.delete(taskId);
+            }
+        };
+        ToolSpec askThenReport = ToolSpec.builder("ask_name").description("Asks the user for a name")
+                .taskSupport("required")
+                .handler((ctx, args) -> {
+                    ObjectNode schema = Json.object().put("type", "object");
+                    schema.putObject("properties").putObject("name").put("type", "string");
+                    String name = ctx.elicit("Your name?", schema).content().path("name").asString();
+                    for (TaskRecord t : saved.values()) {
+                        if (t.status() == TaskStatus.INPUT_REQUIRED) {
+                            problems.add("task " + t.taskId() + " resumed while its record still asked " + t.inputRequests());
+                        }
+                    }
+                    return CallToolResult.text("hello " + name);
+                }).build();
+        ObjectNode caps = Json.object();
+        caps.putObject("extensions").putObject("io.modelcontextprotocol/tasks");
+        caps.putObject("elicitation").putObject("form");
+        try (McpServer racy = McpServer.builder().taskStore(store).tool(askThenReport).build();
+                TestClient client = TestClient.modern(racy).capabilities(caps)) {
+            for (int i = 0; i < 5; i++) {
+                String taskId = client.callTool("ask_name", null).result().path("taskId").asString();
+                JsonNode task = awaitStatus(client, taskId, "input_required");
+                String key = task.path("inputRequests").propertyNames().iterator().next();
+                ObjectNode update = Json.object().put("taskId", taskId);
+                update.putObject("inputResponses").putObject(key).put("action", "accept").putObject("content")
+                        .put("name", "n" + i);
+                client.request("tasks/update", update).result();
+                JsonNode done = awaitStatus(client, taskId, "completed");
+                assertThat(done.path("result").path("content").get(0).path("text").asString()).isEqualTo("hello n" + i);
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    private static ToolSpec askName() {
+        return ToolSpec.builder("ask_name").description("Asks the user for a name").taskSupport("required")
+                .handler((ctx, args) -> {
+                    ObjectNode schema = Json.object().put("type", "object");
+                    schema.putObject("properties").putObject("name").put("type", "string");
+                    ElicitResult answer = ctx.elicit("Your name?", schema);
+                    return CallToolResult.text("hello " + answer.content().path("name").asString());
+                }).build();
     }
 
     private static JsonNode awaitStatus(TestClient client, String taskId, String status) throws InterruptedException {

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -159,12 +158,10 @@ final class Tasks {
             run.thread = null;
             Thread.interrupted();
         }
-        Optional<TaskRecord> current = store.find(run.taskId);
-        if (current.isPresent() && !current.get().status().terminal()) {
-            TaskRecord finished = current.get().completed(terminal, result, error, clock.instant());
-            store.save(finished);
-            statusChanged(run, finished);
-        }
+        TaskStatus status = terminal;
+        ObjectNode finalResult = result;
+        JsonRpcError finalError = error;
+        update(run, current -> current.completed(status, finalResult, finalError, clock.instant()));
         running.remove(run.taskId);
         run.done.complete(null);
     }
@@ -324,25 +321,32 @@ final class Tasks {
             throw McpException.invalidParams("Invalid params: inputResponses must be an object");
         }
         Running run = running.get(record.taskId());
-        if (run != null) {
-            java.util.List<String> answered = new java.util.ArrayList<>();
+        if (run == null) {
+            return Json.object();
+        }
+        // The record drops the answered requests before the task resumes: a task woken first could finish and have
+        // its terminal status overwritten by this change, and a poll in between would show an answered request.
+        synchronized (run) {
+            Map<String, JsonNode> answered = new java.util.LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> answer : r.properties()) {
                 CompletableFuture<JsonNode> waiting = run.answers.get(answer.getKey());
-                if (waiting != null && answer.getValue().isObject() && waiting.complete(answer.getValue())) {
-                    answered.add(answer.getKey());
+                if (waiting != null && !waiting.isDone() && answer.getValue().isObject()) {
+                    answered.put(answer.getKey(), answer.getValue());
                 }
             }
-            if (!answered.isEmpty()) {
-                update(run, t -> {
-                    if (t.inputRequests() == null) {
-                        return t;
-                    }
-                    ObjectNode left = t.inputRequests().deepCopy();
-                    left.remove(answered);
-                    return left.isEmpty() ? t.withStatus(TaskStatus.WORKING, null, clock.instant())
-                            : t.withInputRequests(left, clock.instant());
-                });
+            if (answered.isEmpty()) {
+                return Json.object();
             }
+            update(run, t -> {
+                if (t.inputRequests() == null) {
+                    return t;
+                }
+                ObjectNode left = t.inputRequests().deepCopy();
+                left.remove(answered.keySet());
+                return left.isEmpty() ? t.withStatus(TaskStatus.WORKING, null, clock.instant())
+                        : t.withInputRequests(left, clock.instant());
+            });
+            answered.forEach((key, answer) -> run.answers.get(key).complete(answer));
         }
         return Json.object();
     }
