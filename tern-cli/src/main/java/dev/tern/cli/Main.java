@@ -23,6 +23,7 @@ public final class Main implements Runnable {
     }
 
     static int run(java.util.Map<String, String> env, String... args) {
+        defaultSystemProperties(System.getProperties());
         preloadFor(List.of(args));
         CommandLine commandLine = commandLine(List.of(args)).setCaseInsensitiveEnumValuesAllowed(true);
         try {
@@ -51,6 +52,16 @@ public final class Main implements Runnable {
             commandLine.addSubcommand("help", new CommandLine.HelpCommand());
         }
         return commandLine;
+    }
+
+    /**
+     * System properties tern sets unless the JVM was given them. Netty's JFR events (buffer and chunk allocations)
+     * register with the flight recorder when its allocator first runs, which starts JFR's metadata repository: about
+     * 90 ms of tern serve's start-up on two cores, for events no recording asked for ({@code
+     * -Dio.netty.jfr.enabled=true} brings them back).
+     */
+    static void defaultSystemProperties(java.util.Properties properties) {
+        properties.putIfAbsent("io.netty.jfr.enabled", "false");
     }
 
     /**
