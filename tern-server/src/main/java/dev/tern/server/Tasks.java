@@ -158,10 +158,12 @@ final class Tasks {
             run.thread = null;
             Thread.interrupted();
         }
-        TaskStatus status = terminal;
-        ObjectNode finalResult = result;
-        JsonRpcError finalError = error;
-        update(run, current -> current.completed(status, finalResult, finalError, clock.instant()));
+        finish(run, terminal, result, error);
+    }
+
+    /** Writes the task's terminal status unless it already has one (a cancel got there first). */
+    private void finish(Running run, TaskStatus terminal, ObjectNode result, JsonRpcError error) {
+        update(run, current -> current.completed(terminal, result, error, clock.instant()));
         running.remove(run.taskId);
         run.done.complete(null);
     }
