@@ -8,11 +8,15 @@ import java.util.Objects;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.StreamWriteFeature;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.util.JsonGeneratorDelegate;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -31,11 +35,19 @@ public final class JsonRpcCodec {
     private final JsonMapper mapper;
     /** Writes to a caller's stream without closing it. */
     private final ObjectWriter streamWriter;
+    /**
+     * Reads messages as trees, refusing duplicate keys as it puts them in the tree: a key seen twice replaces a value,
+     * which the parser's own detection would find with a set of the names of every object it reads.
+     */
+    private final ObjectReader treeReader;
 
     public JsonRpcCodec(CodecLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.mapper = Json.newMapper(limits);
         this.streamWriter = mapper.writer().without(StreamWriteFeature.AUTO_CLOSE_TARGET);
+        this.treeReader = mapper.reader()
+                .without(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
     }
 
     public static JsonRpcCodec withDefaults() {
@@ -64,13 +76,17 @@ public final class JsonRpcCodec {
         }
         JsonNode tree;
         try {
-            tree = mapper.readTree(bytes, offset, length);
+            tree = treeReader.readTree(bytes, offset, length);
         } catch (StreamConstraintsException e) {
             return constraintViolation(e);
         } catch (StreamReadException e) {
+            return parseError("Parse error: " + firstLine(e.getOriginalMessage()));
+        } catch (DatabindException e) {
             String message = e.getOriginalMessage();
-            if (message != null && message.startsWith("Duplicate")) {
-                return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: " + firstLine(message));
+            if (message != null && message.startsWith("Duplicate property")) {
+                int colon = message.indexOf(" for `ObjectNode`");
+                return invalid(null, ErrorCodes.INVALID_REQUEST,
+                        "Invalid request: " + firstLine(colon < 0 ? message : message.substring(0, colon)));
             }
             return parseError("Parse error: " + firstLine(message));
         } catch (JacksonException e) {

@@ -157,8 +157,8 @@ class JsonRpcCodecLimitsTest {
 
     @Test
     void duplicateTopLevelKeysAreInvalidRequests() {
-        assertRejected(decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"tools/call\"}"),
-                ErrorCodes.INVALID_REQUEST, null);
+        assertThat(assertRejected(decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"tools/call\"}"),
+                ErrorCodes.INVALID_REQUEST, null).error().message()).isEqualTo("Invalid request: Duplicate property \"method\"");
         assertRejected(decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}"), ErrorCodes.INVALID_REQUEST, null);
         assertRejected(decode("{\"jsonrpc\":\"2.0\",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"), ErrorCodes.INVALID_REQUEST, null);
     }
@@ -166,7 +166,8 @@ class JsonRpcCodecLimitsTest {
     @Test
     void duplicateKeysInsideParamsAreInvalidRequests() {
         assertRejected(decode(request("\"name\":\"a\",\"name\":\"b\"")), ErrorCodes.INVALID_REQUEST, null);
-        assertRejected(decode(request("\"arguments\":{\"x\":1,\"x\":2}")), ErrorCodes.INVALID_REQUEST, null);
+        assertThat(assertRejected(decode(request("\"arguments\":{\"x\":1,\"x\":2}")), ErrorCodes.INVALID_REQUEST, null)
+                .error().message()).isEqualTo("Invalid request: Duplicate property \"x\"");
     }
 
     @Test
