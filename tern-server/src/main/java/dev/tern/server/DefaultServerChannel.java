@@ -46,7 +46,8 @@ final class DefaultServerChannel implements ServerChannel {
 
     private final McpServer server;
     private final Outbound outbound;
-    private final PendingRequests pending;
+    /** Made on first use: a stateless request's channel sends the client no request of its own. */
+    private volatile PendingRequests pending;
     private final Map<RequestId, Exchange> inFlight = new ConcurrentHashMap<>();
     private final Map<RequestId, Listen> listens = new ConcurrentHashMap<>();
     private final Set<String> resourceSubscriptions = ConcurrentHashMap.newKeySet();
@@ -74,7 +75,6 @@ final class DefaultServerChannel implements ServerChannel {
     DefaultServerChannel(McpServer server, Outbound outbound) {
         this.server = server;
         this.outbound = outbound;
-        this.pending = new PendingRequests(server.scheduler());
     }
 
     McpServer server() {
@@ -102,7 +102,17 @@ final class DefaultServerChannel implements ServerChannel {
     }
 
     PendingRequests pending() {
-        return pending;
+        PendingRequests p = pending;
+        if (p == null) {
+            synchronized (this) {
+                p = pending;
+                if (p == null) {
+                    p = new PendingRequests(server.scheduler());
+                    pending = p;
+                }
+            }
+        }
+        return p;
     }
 
     void send(JsonRpcMessage message, RequestId relatedTo) {
@@ -142,7 +152,8 @@ final class DefaultServerChannel implements ServerChannel {
             case JsonRpcRequest r -> handleRequest(r, this::respond);
             case JsonRpcNotification n -> handleNotification(n);
             case JsonRpcResponse r -> {
-                if (!pending.complete(r)) {
+                PendingRequests p = pending;
+                if (p == null || !p.complete(r)) {
                     LOG.log(Level.DEBUG, "Dropped a response to unknown request {0}", r.id());
                 }
             }
@@ -691,20 +702,25 @@ final class DefaultServerChannel implements ServerChannel {
         if (closed) {
             return;
         }
-        for (Listen l : listens.values()) {
-            ObjectNode result = Json.object();
-            result.put("resultType", "complete");
-            result.set("_meta", subscriptionMeta(l.id()));
-            send(new JsonRpcResult(l.id(), result), l.id());
+        if (!listens.isEmpty()) {
+            for (Listen l : listens.values()) {
+                ObjectNode result = Json.object();
+                result.put("resultType", "complete");
+                result.set("_meta", subscriptionMeta(l.id()));
+                send(new JsonRpcResult(l.id(), result), l.id());
+            }
+            listens.clear();
         }
-        listens.clear();
         closed = true;
-        for (Exchange exchange : inFlight.values()) {
-            exchange.suppressed = true;
-            cancel(exchange, "connection closed");
+        if (!inFlight.isEmpty()) {
+            for (Exchange exchange : inFlight.values()) {
+                exchange.suppressed = true;
+                cancel(exchange, "connection closed");
+            }
         }
-        if (pending.size() > 0) {
-            pending.failAll(new CancellationException("connection closed"));
+        PendingRequests p = pending;
+        if (p != null && p.size() > 0) {
+            p.failAll(new CancellationException("connection closed"));
         }
         server.tasks().ownerGone(this);
         server.detach(this);

@@ -48,6 +48,9 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private long received;
     private boolean discarding;
     private java.util.concurrent.ScheduledFuture<?> bodyTimer;
+    /** HTTP/1.1: a body (or the end of a request) is awaited and its timer is not armed yet; it ends at bodyDeadline. */
+    private boolean bodyAwaited;
+    private long bodyDeadline;
     private Runnable deferred;
     private HttpRoutes.Pending routeRequest;
     /** The request being read was POSTed to the messages path of the 2024-11-05 transport. */
@@ -250,7 +253,22 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
 
     private void startBodyTimer(ChannelHandlerContext ctx) {
         long timeout = options.connections().requestBodyTimeout().toNanos();
-        bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+        if (http2) {
+            bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), timeout, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } else {
+            // HTTP/1.1: armed at the end of the read (channelReadComplete) only if the body is still to come; most
+            // requests arrive whole in one read, and need no timer scheduled and cancelled.
+            bodyDeadline = System.nanoTime() + timeout;
+            bodyAwaited = true;
+        }
+    }
+
+    private void armBodyTimer(ChannelHandlerContext ctx) {
+        if (bodyAwaited && bodyTimer == null) {
+            bodyAwaited = false;
+            long left = Math.max(0, bodyDeadline - System.nanoTime());
+            bodyTimer = ctx.executor().schedule(() -> bodyTimedOut(ctx), left, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
     }
 
     private void bodyTimedOut(ChannelHandlerContext ctx) {
@@ -393,6 +411,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void cancelBodyTimer() {
+        bodyAwaited = false;
         if (bodyTimer != null) {
             bodyTimer.cancel(false);
             bodyTimer = null;
@@ -421,6 +440,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             // part of the body is still to come: it may arrive in a later TCP segment than the head
             readMore(ctx);
         }
+        armBodyTimer(ctx);
         ctx.fireChannelReadComplete();
     }
 

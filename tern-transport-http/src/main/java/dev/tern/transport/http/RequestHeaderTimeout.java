@@ -60,11 +60,22 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        if (phase == Phase.WAITING && msg instanceof ByteBuf buf && buf.isReadable()) {
-            phase = Phase.HEADERS;
-            timer = ctx.executor().schedule(this::expired, timeoutNanos, TimeUnit.NANOSECONDS);
+        if (phase != Phase.WAITING || !(msg instanceof ByteBuf buf) || !buf.isReadable()) {
+            super.channelRead(ctx, msg);
+            return;
         }
-        super.channelRead(ctx, msg);
+        phase = Phase.HEADERS;
+        long started = System.nanoTime();
+        try {
+            super.channelRead(ctx, msg);
+        } finally {
+            // Armed only when the headers did not come in whole with this read: most requests arrive in one segment,
+            // and a timer scheduled and cancelled for each of them costs the event loop a queue insertion and removal.
+            if (phase == Phase.HEADERS && timer == null) {
+                long left = timeoutNanos - (System.nanoTime() - started);
+                timer = ctx.executor().schedule(this::expired, Math.max(0, left), TimeUnit.NANOSECONDS);
+            }
+        }
     }
 
     /** The request line and headers of the current request have been decoded. */
