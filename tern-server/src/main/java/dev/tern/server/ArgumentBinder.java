@@ -31,12 +31,37 @@ final class ArgumentBinder {
         return copy == null ? arguments : copy;
     }
 
+    @SuppressWarnings("unchecked")
     static <A> A bind(JsonNode value, JavaType type) {
+        Object plain = plainValue(value, type.getRawClass());
+        if (plain != null) {
+            return (A) plain;
+        }
         try {
             return Json.mapper().treeToValue(value, type);
         } catch (JacksonException e) {
             throw new ToolException("Invalid arguments: " + e.getOriginalMessage());
         }
+    }
+
+    /**
+     * The value of a string, integer or boolean node bound to its own Java type, as data binding would bind it but
+     * without a deserialization context per argument; {@code null} for anything else (data binding decides).
+     */
+    private static Object plainValue(JsonNode value, Class<?> type) {
+        if (type == String.class) {
+            return value.isString() ? value.stringValue() : null;
+        }
+        if (type == Integer.class || type == int.class) {
+            return value.isInt() ? value.intValue() : null;
+        }
+        if (type == Long.class || type == long.class) {
+            return value.isIntegralNumber() && value.canConvertToLong() ? value.longValue() : null;
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return value.isBoolean() ? value.booleanValue() : null;
+        }
+        return null;
     }
 
     static McpException invalid(String what, JacksonException e) {
