@@ -3,14 +3,16 @@
 # compare (bench/peers, bench/regenerate).
 #
 # Heap: at most half the machine's memory; the process exits on OutOfMemoryError rather than limp on.
-# Collector: the serial collector with a fixed 64 MiB young generation. A Tern server's garbage is almost all
+# Collector: the serial collector with a fixed 32 MiB young generation. A Tern server's garbage is almost all
 # per-request and dies young, and its live set is small (7 MiB for the example, ~1.1 KB per idle session), so each
-# young collection copies little: under 1 ms here. G1, the JVM's default on a machine with 2+ CPUs and 2+ GB, sized
-# its young generation to its 200 ms pause goal instead and took the process to 450-560 MiB of RSS under load where
-# this keeps it at 140-200 MiB, at the same CPU per call (BENCHMARKS.md, "Memory").
+# young collection copies little: about 0.5 ms here, whatever the young generation's size, which only sets how often
+# one runs. G1, the JVM's default on a machine with 2+ CPUs and 2+ GB, sized its young generation to its 200 ms pause
+# goal instead and took the process to 450-560 MiB of RSS under load. 64 MiB kept it at 175-185 MiB, 32 MiB keeps it
+# at 150-155 MiB (105 idle instead of 126) for 0.8 % of the time in young pauses instead of 0.4 %; 16 MiB would take
+# 15 MiB more off for 1.4 % (BENCHMARKS.md, "Memory").
 # A collector or young-generation size in the caller's options replaces these (tern_memory_flags).
 
-tern_default_memory_flags=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xmn64m)
+tern_default_memory_flags=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xmn32m)
 
 # Sets tern_memory_flags to the defaults above minus those that the options given as arguments override: any
 # -XX:+Use...GC drops the collector and the young-generation size; -Xmn, -XX:NewSize, -XX:MaxNewSize or -XX:NewRatio
