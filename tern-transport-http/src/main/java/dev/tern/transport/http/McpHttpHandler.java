@@ -398,6 +398,8 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         while (backlog != null && !backlog.isEmpty() && !(busy && requestEnded)) {
             handle(ctx, backlog.poll());
         }
+        // A request served from the backlog may still await its body, and no read may come to arm its timer.
+        armBodyTimer(ctx);
         if (backlog != null && !backlog.isEmpty()) {
             return;
         }

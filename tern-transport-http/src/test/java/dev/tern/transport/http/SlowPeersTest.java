@@ -105,6 +105,29 @@ class SlowPeersTest {
         }
     }
 
+    @Test
+    void row45SlowBodyOfAPipelinedRequestGets408() throws Exception {
+        // The second request's head and part of its body arrive with the first request, so the second is served
+        // from the backlog once the first is answered, and no later read comes to start its body's clock.
+        try (Served served = new Served(b -> b.requestBodyTimeout(Duration.ofMillis(400)))) {
+            int port = served.port();
+            String first = RawHttp.modernPost(port, Mcp.request(1, "tools/call", Mcp.meta(toolCall("get_user", args("id", "5")))),
+                    "Mcp-Method: tools/call\r\nMcp-Name: get_user\r\n");
+            String body = Mcp.request(2, "tools/call", Mcp.meta(toolCall("count", null)));
+            String second = RawHttp.modernPost(port, body, "Mcp-Method: tools/call\r\nMcp-Name: count\r\n");
+            try (RawHttp raw = new RawHttp(port)) {
+                raw.send(first + second.substring(0, second.length() - body.length() / 2));
+                raw.socket.setSoTimeout(15_000);
+                assertThat(raw.read().status()).isEqualTo(200);
+                RawHttp.Response r = raw.read();
+                assertThat(r.status()).isEqualTo(408);
+                assertThat(r.code()).isEqualTo(-32600);
+                assertThat(raw.closedByServer()).isTrue();
+            }
+            assertThat(served.fixture.counted).hasValue(0);
+        }
+    }
+
     private static String chatty(String tag, int events, int size) {
         ObjectNode arguments = Json.object();
         arguments.put("tag", tag).put("events", events).put("size", size);
