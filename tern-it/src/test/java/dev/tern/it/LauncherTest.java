@@ -24,10 +24,10 @@ class LauncherTest {
     }
 
     @Test
-    void runsTheSerialCollectorWithA64MiBYoungGenerationAndHalfTheMemoryByDefault() throws Exception {
+    void runsTheSerialCollectorWithA32MiBYoungGenerationAndHalfTheMemoryByDefault() throws Exception {
         String flags = version("").stdout();
 
-        assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=67108864", "-XX:MaxNewSize=67108864",
+        assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=33554432", "-XX:MaxNewSize=33554432",
                 "-XX:MaxRAMPercentage=50", "-XX:+ExitOnOutOfMemoryError");
     }
 
@@ -35,14 +35,14 @@ class LauncherTest {
     void aCollectorInTernJavaOptsReplacesTheDefaultOneAndItsYoungGenerationSize() throws Exception {
         String flags = version("-XX:+UseParallelGC").stdout();
 
-        assertThat(flags).contains("-XX:+UseParallelGC").doesNotContain("UseSerialGC", "NewSize=67108864");
+        assertThat(flags).contains("-XX:+UseParallelGC").doesNotContain("UseSerialGC", "NewSize=33554432");
     }
 
     @Test
     void aYoungGenerationOrHeapSizeInTernJavaOptsReplacesOnlyThatDefault() throws Exception {
-        String flags = version("-Xmn32m -Xmx512m").stdout();
+        String flags = version("-Xmn48m -Xmx512m").stdout();
 
-        assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=33554432", "-XX:MaxHeapSize=536870912")
-                .doesNotContain("NewSize=67108864", "MaxRAMPercentage");
+        assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=50331648", "-XX:MaxHeapSize=536870912")
+                .doesNotContain("NewSize=33554432", "MaxRAMPercentage");
     }
 }
