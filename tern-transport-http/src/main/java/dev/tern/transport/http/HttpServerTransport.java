@@ -121,6 +121,13 @@ public final class HttpServerTransport implements AutoCloseable {
         long sweep = Math.max(1_000, options.sessionIdleTimeout().toMillis() / 4);
         workers.next().scheduleAtFixedRate(endpoint.sessions()::expireIdle, sweep, sweep, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.DEBUG, "Serving MCP on {0} with {1}", serverChannel.localAddress(), epoll ? "epoll" : "NIO");
+        Thread.ofPlatform().daemon().name("tern-warm-up").start(() -> {
+            try {
+                server.warmUp();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "Warming up failed: {0}", e.toString());
+            }
+        });
         return this;
     }
 
