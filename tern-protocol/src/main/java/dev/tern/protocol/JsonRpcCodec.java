@@ -84,9 +84,9 @@ public final class JsonRpcCodec {
         } catch (DatabindException e) {
             String message = e.getOriginalMessage();
             if (message != null && message.startsWith("Duplicate property")) {
-                int colon = message.indexOf(" for `ObjectNode`");
-                return invalid(null, ErrorCodes.INVALID_REQUEST,
-                        "Invalid request: " + firstLine(colon < 0 ? message : message.substring(0, colon)));
+                int jacksonDetail = message.indexOf(" for `ObjectNode`");
+                return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid request: "
+                        + firstLine(jacksonDetail < 0 ? message : message.substring(0, jacksonDetail)));
             }
             return parseError("Parse error: " + firstLine(message));
         } catch (JacksonException e) {

@@ -1,5 +1,6 @@
 package dev.tern.server;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -7,9 +8,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
@@ -191,12 +194,12 @@ public final class McpServer implements AutoCloseable {
      */
     public boolean warmUp() {
         JsonRpcCodec codec = JsonRpcCodec.withDefaults();
-        java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean answered = new AtomicBoolean();
         ServerChannel channel;
         try {
             channel = connect((message, relatedTo) -> {
                 codec.encode(message);
-                answered.set(message instanceof dev.tern.protocol.JsonRpcResult);
+                answered.set(message instanceof JsonRpcResult);
             });
         } catch (IllegalStateException closedAlready) {
             return false;
@@ -213,7 +216,7 @@ public final class McpServer implements AutoCloseable {
 
     private static final byte[] WARM_UP_REQUEST = ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"tools/list\",\"params\":"
             + "{\"_meta\":{\"" + Exchange.META_PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
-            + Exchange.META_CLIENT_CAPABILITIES + "\":{}}}}").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            + Exchange.META_CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
 
     /** Tells the clients subscribed to {@code uri} that it changed. */
     public void notifyResourceUpdated(String uri) {
