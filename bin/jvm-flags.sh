@@ -9,7 +9,7 @@
 # one runs. G1, the JVM's default on a machine with 2+ CPUs and 2+ GB, sized its young generation to its 200 ms pause
 # goal instead and took the process to 450-560 MiB of RSS under load. 64 MiB kept it at 175-185 MiB, 32 MiB keeps it
 # at 150-155 MiB (105 idle instead of 126) for 0.8 % of the time in young pauses instead of 0.4 %; 16 MiB would take
-# 15 MiB more off for 1.4 % (BENCHMARKS.md, "Memory").
+# 12 MiB more off the peak for 1.4 % (BENCHMARKS.md, "Memory").
 # A collector or young-generation size in the caller's options replaces these (tern_memory_flags).
 
 tern_default_memory_flags=(-XX:+ExitOnOutOfMemoryError -XX:MaxRAMPercentage=50 -XX:+UseSerialGC -Xmn32m)

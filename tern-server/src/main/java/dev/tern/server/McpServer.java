@@ -34,6 +34,11 @@ import tools.jackson.databind.node.ObjectNode;
  * }</pre>
  */
 public final class McpServer implements AutoCloseable {
+    /** What {@link #warmUp} sends itself: a 2026-07-28 {@code tools/list}. */
+    private static final byte[] WARM_UP_REQUEST = ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"tools/list\",\"params\":"
+            + "{\"_meta\":{\"" + Exchange.META_PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
+            + Exchange.META_CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
+
     private final Implementation info;
     private final String instructions;
     private final ServerConfig config;
@@ -213,10 +218,6 @@ public final class McpServer implements AutoCloseable {
         });
         return answered.get();
     }
-
-    private static final byte[] WARM_UP_REQUEST = ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"tools/list\",\"params\":"
-            + "{\"_meta\":{\"" + Exchange.META_PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
-            + Exchange.META_CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
 
     /** Tells the clients subscribed to {@code uri} that it changed. */
     public void notifyResourceUpdated(String uri) {
