@@ -9,14 +9,21 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The {@code tern} launcher script: the JVM memory settings it gives tern, and how TERN_JAVA_OPTS replaces them. */
+/**
+ * The {@code tern} launcher script: the JVM memory settings it gives tern, how TERN_JAVA_OPTS replaces them, and the
+ * start-up cache.
+ */
 class LauncherTest {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     private static NodeTools.Result version(String javaOptions) throws Exception {
+        return version(javaOptions, "off");
+    }
+
+    private static NodeTools.Result version(String javaOptions, String startupCache) throws Exception {
         Path root = NodeTools.root();
         NodeTools.Result result = NodeTools.run(List.of("bash", root.resolve("tern").toString(), "--version"), root,
-                Map.of("TERN_STARTUP_CACHE", "off", "TERN_JAVA_OPTS", javaOptions + " -XX:+PrintCommandLineFlags"),
+                Map.of("TERN_STARTUP_CACHE", startupCache, "TERN_JAVA_OPTS", javaOptions + " -XX:+PrintCommandLineFlags"),
                 TIMEOUT);
         assertThat(result.exitCode()).as(result.describe()).isZero();
         assertThat(result.stdout()).contains("tern ");
@@ -44,5 +51,29 @@ class LauncherTest {
 
         assertThat(flags).contains("-XX:+UseSerialGC", "-XX:NewSize=50331648", "-XX:MaxHeapSize=536870912")
                 .doesNotContain("NewSize=33554432", "MaxRAMPercentage");
+    }
+
+    @Test
+    void startsFromTheCacheAndOnTwoCpusOrFewerWithoutReplayingTheTrainingProfiles() throws Exception {
+        version("", "on");
+        String flags = version("", "on").stdout();
+
+        assertThat(flags).containsAnyOf("-XX:AOTCache=", "-XX:SharedArchiveFile=");
+        boolean fewCpus = Integer.parseInt(NodeTools.run(List.of("nproc"), NodeTools.root(), Map.of(), TIMEOUT)
+                .stdout().strip()) <= 2;
+        if (flags.contains("-XX:AOTCache=") && fewCpus) {
+            assertThat(flags).contains("-XX:-AOTReplayTraining");
+        } else {
+            assertThat(flags).doesNotContain("AOTReplayTraining");
+        }
+    }
+
+    @Test
+    void replayOfTheTrainingProfilesSetInTernJavaOptsIsKept() throws Exception {
+        String options = "-XX:+UnlockDiagnosticVMOptions -XX:+AOTReplayTraining";
+        version(options, "on");
+        String flags = version(options, "on").stdout();
+
+        assertThat(flags).contains("-XX:+AOTReplayTraining").doesNotContain("-XX:-AOTReplayTraining");
     }
 }
