@@ -641,7 +641,8 @@ final class BenchCommand implements Callable<Integer> {
          */
         static List<String> serverJvmOptions(List<String> own) {
             return own.stream()
-                    .filter(o -> !o.startsWith("-XX:AOTCache") && !o.startsWith("-XX:SharedArchiveFile")
+                    .filter(o -> !o.startsWith("-XX:AOTCache") && !o.endsWith("AOTReplayTraining")
+                            && !o.startsWith("-XX:SharedArchiveFile")
                             && !o.startsWith("-Xshare") && !o.startsWith("-XX:ArchiveClassesAtExit")
                             && !o.startsWith("-agentpath") && !o.startsWith("-agentlib") && !o.startsWith("-javaagent")
                             && !o.startsWith("-Xrunjdwp") && !o.startsWith("-XX:StartFlightRecording")

@@ -207,13 +207,14 @@ class BenchCommandTest {
     @Test
     void compareStartsItsServerWithThisJvmsMemorySettingsButNotItsCacheOrAgents() {
         var own = java.util.List.of("-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC",
-                "-Xmn64m", "--enable-native-access=ALL-UNNAMED", "-XX:AOTCache=/x/tern-startup-1.aot",
+                "-Xmn64m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "-XX:AOTCache=/x/tern-startup-1.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTReplayTraining",
                 "-XX:SharedArchiveFile=/x/tern.jsa", "-Xshare:auto", "-agentpath:/x/libprofiler.so=start",
                 "-javaagent:/x/jacoco.jar", "-XX:StartFlightRecording=filename=x.jfr", "-Dtern.example=1");
 
         assertThat(BenchCommand.Compare.serverJvmOptions(own)).containsExactly("-XX:+ExitOnOutOfMemoryError",
                 "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC", "-Xmn64m", "--enable-native-access=ALL-UNNAMED",
-                "-Dtern.example=1");
+                "--sun-misc-unsafe-memory-access=allow", "-XX:+UnlockDiagnosticVMOptions", "-Dtern.example=1");
     }
 
     @Test

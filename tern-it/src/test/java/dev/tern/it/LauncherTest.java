@@ -76,4 +76,18 @@ class LauncherTest {
 
         assertThat(flags).contains("-XX:+AOTReplayTraining").doesNotContain("-XX:-AOTReplayTraining");
     }
+
+    @Test
+    void allowsNettyUnsafeMemoryAccessOnJdksThatHaveTheOption() throws Exception {
+        String settings = version("-XshowSettings:properties").stderr();
+
+        java.util.regex.Matcher release = java.util.regex.Pattern.compile("java\\.specification\\.version = (\\d+)")
+                .matcher(settings);
+        assertThat(release.find()).as(settings).isTrue();
+        if (Integer.parseInt(release.group(1)) >= 23) {
+            assertThat(settings).contains("sun.misc.unsafe.memory.access = allow");
+        } else {
+            assertThat(settings).doesNotContain("sun.misc.unsafe.memory.access");
+        }
+    }
 }
