@@ -53,3 +53,24 @@ tern_runtime_flags_for() {
     tern_runtime_flags+=(--sun-misc-unsafe-memory-access=allow)
   fi
 }
+
+# Prints the number of CPUs this process may use: those it may run on (nproc), or fewer when a cgroup CPU quota allows
+# less (cgroup v2 cpu.max, v1 cpu.cfs_quota_us over cpu.cfs_period_us; rounded up), as in a container with a CPU
+# limit. $1: the cgroup file system's root (default /sys/fs/cgroup). 0 when nothing can be read.
+tern_cpu_count() {
+  local root="${1:-/sys/fs/cgroup}" cpus quota="" period="" limit
+  cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)
+  if [ -r "$root/cpu.max" ]; then
+    read -r quota period <"$root/cpu.max" || true
+  elif [ -r "$root/cpu/cpu.cfs_quota_us" ] && [ -r "$root/cpu/cpu.cfs_period_us" ]; then
+    read -r quota <"$root/cpu/cpu.cfs_quota_us" || true
+    read -r period <"$root/cpu/cpu.cfs_period_us" || true
+  fi
+  if [[ "$quota" =~ ^[1-9][0-9]*$ && "$period" =~ ^[1-9][0-9]*$ ]]; then
+    limit=$(((quota + period - 1) / period))
+    if [ "$cpus" -eq 0 ] || [ "$limit" -lt "$cpus" ]; then
+      cpus=$limit
+    fi
+  fi
+  echo "$cpus"
+}

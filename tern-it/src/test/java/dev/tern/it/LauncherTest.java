@@ -1,11 +1,13 @@
 package dev.tern.it;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,13 +61,40 @@ class LauncherTest {
         String flags = version("", "on").stdout();
 
         assertThat(flags).containsAnyOf("-XX:AOTCache=", "-XX:SharedArchiveFile=");
-        boolean fewCpus = Integer.parseInt(NodeTools.run(List.of("nproc"), NodeTools.root(), Map.of(), TIMEOUT)
-                .stdout().strip()) <= 2;
+        boolean fewCpus = cpuCount("/sys/fs/cgroup") <= 2;
         if (flags.contains("-XX:AOTCache=") && fewCpus) {
             assertThat(flags).contains("-XX:-AOTReplayTraining");
         } else {
             assertThat(flags).doesNotContain("AOTReplayTraining");
         }
+    }
+
+    /** What bin/jvm-flags.sh's {@code tern_cpu_count} prints for the cgroup file system at {@code cgroupRoot}. */
+    private static int cpuCount(String cgroupRoot) throws Exception {
+        NodeTools.Result result = NodeTools.run(List.of("bash", "-c", "source bin/jvm-flags.sh && tern_cpu_count \"$1\"",
+                "tern_cpu_count", cgroupRoot), NodeTools.root(), Map.of(), TIMEOUT);
+        assertThat(result.exitCode()).as(result.describe()).isZero();
+        return Integer.parseInt(result.stdout().strip());
+    }
+
+    @Test
+    void theCpuCountIsTheCpuQuotaOfTheCgroupWhenItAllowsFewerCpus(@TempDir Path cgroups) throws Exception {
+        int online = Integer.parseInt(NodeTools.run(List.of("nproc"), NodeTools.root(), Map.of(), TIMEOUT).stdout().strip());
+        Path v2 = Files.createDirectories(cgroups.resolve("v2"));
+        Path v1 = Files.createDirectories(cgroups.resolve("v1/cpu"));
+
+        assertThat(cpuCount(cgroups.resolve("none").toString())).isEqualTo(online);
+        Files.writeString(v2.resolve("cpu.max"), "max 100000\n");
+        assertThat(cpuCount(v2.toString())).isEqualTo(online);
+        Files.writeString(v2.resolve("cpu.max"), "150000 100000\n");
+        assertThat(cpuCount(v2.toString())).isEqualTo(Math.min(online, 2));
+        Files.writeString(v2.resolve("cpu.max"), "50000 100000");
+        assertThat(cpuCount(v2.toString())).isEqualTo(1);
+        Files.writeString(v1.resolve("cpu.cfs_quota_us"), "-1\n");
+        Files.writeString(v1.resolve("cpu.cfs_period_us"), "100000\n");
+        assertThat(cpuCount(v1.getParent().toString())).isEqualTo(online);
+        Files.writeString(v1.resolve("cpu.cfs_quota_us"), "100000\n");
+        assertThat(cpuCount(v1.getParent().toString())).isEqualTo(1);
     }
 
     @Test
