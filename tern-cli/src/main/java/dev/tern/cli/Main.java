@@ -83,8 +83,6 @@ public final class Main implements Runnable {
         });
     }
 
-    // No method references to picocli's classes here: picocli is built for Java 5, and assembling the JDK 25 AOT cache
-    // crashed (25.0.3) on a linked call site that referred to a class too old to be cached.
     private static Object subcommand(String name) {
         return switch (name) {
             case "serve" -> new ServeCommand();
