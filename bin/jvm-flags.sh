@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sourced by Tern's scripts: the JVM memory settings tern runs with, which the benchmarks also give every JVM they
-# compare (bench/peers, bench/regenerate).
+# compare (bench/peers, bench/regenerate); the other JVM options tern needs; the number of CPUs it may use.
 #
 # Heap: at most half the machine's memory; the process exits on OutOfMemoryError rather than limp on.
 # Collector: the serial collector with a fixed 32 MiB young generation. A Tern server's garbage is almost all
@@ -37,8 +37,8 @@ tern_memory_flags_for() {
   done
 }
 
-# The JVM options tern itself needs, for the JDK of TERN_JAVA_VERSION (bin/find-java.sh), in tern_runtime_flags (the benchmarks
-# do not give them to the peers: they are about Netty, which only some of them use).
+# The JVM options tern itself needs, for the JDK of TERN_JAVA_VERSION (bin/find-java.sh), in tern_runtime_flags (the
+# benchmarks do not give them to the peers: they are about Netty, which only some of them use).
 # --enable-native-access: Netty's native transport (epoll) and TLS (BoringSSL) load native code.
 # --sun-misc-unsafe-memory-access=allow (JDK 23+, where the option exists): on JDK 24+ Netty leaves sun.misc.Unsafe
 # alone unless allowed (the JDK warns at its first use otherwise) and frees direct memory through malloc and free
