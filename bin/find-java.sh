@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sourced by Tern's scripts: exports JAVA_HOME pointing at a JDK 21 or newer, and TERN_JAVA_VERSION (its version).
+# Sourced by Tern's scripts: exports JAVA_HOME pointing at a JDK 21 or newer, TERN_JAVA_VERSION (its version) and
+# TERN_JAVA_MAJOR (its feature release: 21, 25).
 # Order: JAVA_HOME if it is new enough, then the newest JDK found in the usual places, then `java` on PATH.
 
 # Sets tern_version to the version of the JDK at $1 ("21.0.5", "25"; "0" if unknown), from its release file, running
@@ -30,6 +31,7 @@ tern_find_java() {
     tern_read_version "$JAVA_HOME"
     if [ "$tern_major" -ge "$required" ]; then
       TERN_JAVA_VERSION=$tern_version
+      TERN_JAVA_MAJOR=$tern_major
       return 0
     fi
   fi
@@ -47,6 +49,7 @@ tern_find_java() {
     tern_read_version "$candidate"
     if [ "$tern_major" -ge "$required" ]; then
       best="$candidate"
+      best_major="$tern_major"
       best_version="$tern_version"
     fi
   fi
@@ -56,8 +59,9 @@ tern_find_java() {
   fi
   export JAVA_HOME="$best"
   TERN_JAVA_VERSION=$best_version
+  TERN_JAVA_MAJOR=$best_major
 }
 
 tern_find_java || exit 1
-export TERN_JAVA_VERSION
+export TERN_JAVA_VERSION TERN_JAVA_MAJOR
 export PATH="$JAVA_HOME/bin:$PATH"

@@ -37,7 +37,7 @@ tern_memory_flags_for() {
   done
 }
 
-# The JVM options tern itself needs, for the JDK of TERN_JAVA_VERSION (bin/find-java.sh), in tern_runtime_flags (the
+# The JVM options tern itself needs, for the JDK of TERN_JAVA_MAJOR (bin/find-java.sh), in tern_runtime_flags (the
 # benchmarks do not give them to the peers: they are about Netty, which only some of them use).
 # --enable-native-access: Netty's native transport (epoll) and TLS (BoringSSL) load native code.
 # --sun-misc-unsafe-memory-access=allow (JDK 23+, where the option exists): on JDK 24+ Netty leaves sun.misc.Unsafe
@@ -45,11 +45,8 @@ tern_memory_flags_for() {
 # linked with the foreign function API instead: linking them spins classes for ~120 ms of CPU at every start (on two
 # CPUs: start to the first call ~40 ms later), and Netty's maintainers measured their Unsafe-free buffers as slower.
 tern_runtime_flags_for() {
-  local major=${TERN_JAVA_VERSION:-0}
-  major=${major#1.}
-  major=${major%%[!0-9]*}
   tern_runtime_flags=(--enable-native-access=ALL-UNNAMED)
-  if [ "${major:-0}" -ge 23 ]; then
+  if [ "${TERN_JAVA_MAJOR:-0}" -ge 23 ]; then
     tern_runtime_flags+=(--sun-misc-unsafe-memory-access=allow)
   fi
 }
