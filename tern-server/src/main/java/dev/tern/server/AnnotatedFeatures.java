@@ -106,6 +106,7 @@ final class AnnotatedFeatures {
             b.annotations(new ToolAnnotations(null, hint(a.readOnly()), hint(a.destructive()), hint(a.idempotent()),
                     hint(a.openWorld())));
         }
+        b.nonBlocking(a.nonBlocking());
         Type returnType = m.getGenericReturnType();
         boolean structured = isStructured(returnType);
         if (structured) {

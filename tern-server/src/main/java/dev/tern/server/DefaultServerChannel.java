@@ -251,6 +251,9 @@ final class DefaultServerChannel implements ServerChannel {
         }
         if (method.inline()) {
             run(exchange, method);
+        } else if (outbound.runsNonBlockingToolsInline() && Methods.callsNonBlockingTool(exchange, method)) {
+            exchange.inline = true;
+            run(exchange, method);
         } else {
             HandlerDeadlines.Armed deadline = server.deadlines().arm(() -> {
                 exchange.timedOut = true;

@@ -55,6 +55,8 @@ final class Exchange implements RequestContext {
     /** The handler ran past its deadline. */
     volatile boolean timedOut;
     volatile Thread thread;
+    /** Runs on the transport's thread (a non-blocking tool): it must not wait for the client. */
+    boolean inline;
     /** When the handler started and ended ({@link System#nanoTime()}; 0 if it did not run). */
     long handlerStarted;
     long handlerEnded;
@@ -316,6 +318,10 @@ final class Exchange implements RequestContext {
 
     /** Legacy: sends a server-to-client request and waits for its answer. */
     private JsonNode sendAndWait(String method, ObjectNode p) {
+        if (inline) {
+            throw new IllegalStateException("A non-blocking tool cannot wait for the client's answer to " + method
+                    + " in a legacy session: declare the tool without nonBlocking");
+        }
         PendingRequests.Outgoing outgoing = channel.pending().register(channel.server().config().clientRequestTimeout());
         cancellation().onCancel(() -> outgoing.response().cancel(false));
         channel.send(new JsonRpcRequest(outgoing.id(), method, p), request.id());

@@ -102,6 +102,16 @@ final class Methods {
         return CACHEABLE.contains(method);
     }
 
+    /** Whether {@code method} is a call of a tool that promised never to block ({@link ToolSpec#nonBlocking()}). */
+    static boolean callsNonBlockingTool(Exchange e, Method method) {
+        if (method != TOOLS_CALL) {
+            return false;
+        }
+        JsonNode name = e.params.get("name");
+        ToolSpec tool = name != null && name.isString() ? e.channel.server().registry().tool(name.stringValue()) : null;
+        return tool != null && tool.nonBlocking();
+    }
+
     private static Method inline(Handler h) {
         return new Method(h, true);
     }

@@ -30,6 +30,15 @@ public interface Outbound {
     }
 
     /**
+     * Whether a call of a {@linkplain ToolSpec#nonBlocking() non-blocking} tool may run on the thread that hands the
+     * request to {@link ServerChannel#receive}, whose response is then sent from that same thread before
+     * {@code receive} returns. The default, {@code false}, runs every tool on a virtual thread of its own.
+     */
+    default boolean runsNonBlockingToolsInline() {
+        return false;
+    }
+
+    /**
      * Sends the responses to a JSON-RPC batch (2025-03-26 only) as one array. The default sends them one by one,
      * which suits no transport that speaks 2025-03-26; transports override it.
      */

@@ -29,4 +29,10 @@ public @interface Tool {
     boolean idempotent() default false;
 
     boolean openWorld() default false;
+
+    /**
+     * The method never blocks and returns within microseconds; see {@link ToolSpec.Builder#nonBlocking(boolean)}
+     * for what that allows and forbids.
+     */
+    boolean nonBlocking() default false;
 }

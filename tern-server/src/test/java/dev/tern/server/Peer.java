@@ -73,6 +73,7 @@ final class Peer implements Outbound, AutoCloseable {
     private volatile String schemaRevision;
     private volatile ObjectNode capabilities = Json.object();
     private volatile Function<JsonNode, JsonNode> answerer;
+    private volatile boolean runsNonBlockingToolsInline;
 
     Peer(McpServer server) {
         this.channel = server.connect(this);
@@ -103,7 +104,18 @@ final class Peer implements Outbound, AutoCloseable {
         return this;
     }
 
+    /** Lets the server run non-blocking tools on the thread that calls {@code receive}, as stdio does. */
+    Peer runningNonBlockingToolsInline() {
+        this.runsNonBlockingToolsInline = true;
+        return this;
+    }
+
     // ------------------------------------------------------------------ the Outbound the server writes to
+
+    @Override
+    public boolean runsNonBlockingToolsInline() {
+        return runsNonBlockingToolsInline;
+    }
 
     @Override
     public void send(JsonRpcMessage message, RequestId relatedTo) {

@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.tern.protocol.CodecLimits;
@@ -35,10 +36,17 @@ import dev.tern.server.ServerChannel;
  * {@code out} a line each, nothing else. A line over the size limit is answered with an error and skipped; a bad
  * line gets -32700 and reading goes on. End of input cancels in-flight work and returns within the shutdown
  * deadline; a broken output pipe ends the serving instead of spinning.
+ *
+ * <p>Calls of {@linkplain dev.tern.server.ToolSpec#nonBlocking() non-blocking} tools run on the reading thread,
+ * which writes the replies of what it read once it has handled the whole read: no hand-off to another thread per
+ * call. Should that write block for long (a client that reads replies only after writing all its requests, into a
+ * full pipe), a new thread takes over the reading, so the input never stalls behind the output.
  */
 public final class StdioServerTransport {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.stdio");
     private static final int WRITE_BUFFER_BYTES = 64 * 1024;
+    /** How often the watchdog looks for a reading thread stuck in a write; it takes over after one to two ticks. */
+    private static final Duration WATCHDOG_TICK = Duration.ofMillis(100);
 
     private final McpServer server;
     private final InputStream in;
@@ -55,7 +63,18 @@ public final class StdioServerTransport {
     private volatile boolean outputBroken;
     private volatile boolean stopping;
     private volatile ServerChannel channel;
+    /** The thread reading the input now; it only queues its replies, and writes them once it has handled a read. */
     private volatile Thread reader;
+    /**
+     * The reading thread's turn ({@code turn << 1}) and whether it is writing its replies ({@code | 1}). The
+     * watchdog takes a stuck write's turn away by moving the turn on; the stuck thread, once its write returns, sees
+     * that and stops reading.
+     */
+    private final AtomicLong readerTurn = new AtomicLong();
+    /** Counts the reading thread's writes, so the watchdog can tell one long write from many short ones. */
+    private volatile long readerWrites;
+    private final CountDownLatch inputDone = new CountDownLatch(1);
+    private volatile Outcome inputOutcome;
     private final AtomicBoolean shutDown = new AtomicBoolean();
 
     private StdioServerTransport(Builder b) {
@@ -89,6 +108,11 @@ public final class StdioServerTransport {
             }
 
             @Override
+            public boolean runsNonBlockingToolsInline() {
+                return true;
+            }
+
+            @Override
             public void sendBatch(List<? extends JsonRpcMessage> responses) {
                 byte[] batch = codec.encodeBatch(responses);
                 byte[] line = Arrays.copyOf(batch, batch.length + 1);
@@ -96,14 +120,43 @@ public final class StdioServerTransport {
                 enqueue(new EncodedLine(line, line.length));
             }
         });
-        Outcome outcome;
+        ReadLoop loop = new ReadLoop(channel);
+        Thread watchdog = Thread.ofVirtual().name("tern-stdio-watchdog").start(() -> watchReader(loop));
         try {
-            reader = Thread.currentThread();
-            outcome = readLoop(channel);
+            loop.read(0);
+            inputDone.await();
         } finally {
+            watchdog.interrupt();
             shutdown(Duration.ZERO);
         }
-        return outputBroken ? Outcome.OUTPUT_CLOSED : outcome;
+        return outputBroken ? Outcome.OUTPUT_CLOSED : inputOutcome;
+    }
+
+    /**
+     * Hands the reading over to a new thread when the reading thread has been writing its replies for a whole tick:
+     * the client is not reading them, and may itself be stuck writing requests nobody reads.
+     */
+    private void watchReader(ReadLoop loop) {
+        long seenWrite = -1;
+        try {
+            while (inputDone.getCount() > 0) {
+                Thread.sleep(WATCHDOG_TICK);
+                long turn = readerTurn.get();
+                long writes = readerWrites;
+                if ((turn & 1) == 0 || writes != seenWrite) {
+                    seenWrite = (turn & 1) == 0 ? -1 : writes;
+                    continue;
+                }
+                long next = ((turn >>> 1) + 1) << 1;
+                if (readerTurn.compareAndSet(turn, next)) {
+                    LOG.log(System.Logger.Level.DEBUG, "stdout is not being read: reading stdin on another thread");
+                    Thread.ofPlatform().daemon().name("tern-stdio-reader").start(() -> loop.read(next));
+                }
+                seenWrite = -1;
+            }
+        } catch (InterruptedException e) {
+            // serving ended
+        }
     }
 
     /**
@@ -151,37 +204,63 @@ public final class StdioServerTransport {
         writerDone.countDown();
     }
 
-    private Outcome readLoop(ServerChannel channel) {
-        int max = codec.limits().maxMessageBytes();
-        byte[] chunk = new byte[64 * 1024];
-        LineBuffer line = new LineBuffer(Math.min(max, 64 * 1024), max);
-        try {
-            int n;
-            while (!outputBroken && !stopping && (n = in.read(chunk)) >= 0) {
-                int start = 0;
-                for (int i = 0; i < n; i++) {
-                    if (chunk[i] == '\n') {
-                        if (line.isEmpty() && i - start <= max) {
-                            dispatch(channel, chunk, start, i - start);
-                        } else {
-                            line.append(chunk, start, i - start);
-                            dispatch(channel, line);
-                            line.reset();
+    /** Reads lines and hands them to the channel; whichever thread has the turn runs it. */
+    private final class ReadLoop {
+        private final ServerChannel channel;
+        private final int max = codec.limits().maxMessageBytes();
+        private final byte[] chunk = new byte[64 * 1024];
+        private final LineBuffer line = new LineBuffer(Math.min(max, 64 * 1024), max);
+
+        ReadLoop(ServerChannel channel) {
+            this.channel = channel;
+        }
+
+        /** Reads until the input ends or serving stops, or until the watchdog hands the turn to another thread. */
+        void read(long turn) {
+            reader = Thread.currentThread();
+            try {
+                int n;
+                while (!outputBroken && !stopping && (n = in.read(chunk)) >= 0) {
+                    int start = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (chunk[i] == '\n') {
+                            if (line.isEmpty() && i - start <= max) {
+                                dispatch(channel, chunk, start, i - start);
+                            } else {
+                                line.append(chunk, start, i - start);
+                                dispatch(channel, line);
+                                line.reset();
+                            }
+                            start = i + 1;
                         }
-                        start = i + 1;
+                    }
+                    line.append(chunk, start, n - start);
+                    if (!writeReplies(turn)) {
+                        return;
                     }
                 }
-                line.append(chunk, start, n - start);
+                if (line.length() > 0 || line.overflowed()) {
+                    dispatch(channel, line);
+                }
+            } catch (IOException e) {
+                if (!stopping) {
+                    LOG.log(System.Logger.Level.DEBUG, "stdin closed: {0}", e.getMessage());
+                }
             }
-            if (line.length() > 0 || line.overflowed()) {
-                dispatch(channel, line);
-            }
-        } catch (IOException e) {
-            if (!stopping) {
-                LOG.log(System.Logger.Level.DEBUG, "stdin closed: {0}", e.getMessage());
-            }
+            inputOutcome = stopping ? Outcome.STOPPED : outputBroken ? Outcome.OUTPUT_CLOSED : Outcome.END_OF_INPUT;
+            inputDone.countDown();
         }
-        return stopping ? Outcome.STOPPED : outputBroken ? Outcome.OUTPUT_CLOSED : Outcome.END_OF_INPUT;
+
+        /** Writes the replies queued so far; false when the turn was handed to another thread meanwhile. */
+        private boolean writeReplies(long turn) {
+            if (writeQueue.isEmpty()) {
+                return true;
+            }
+            readerWrites++;
+            readerTurn.set(turn | 1);
+            writeUnlessWriting();
+            return readerTurn.compareAndSet(turn | 1, turn);
+        }
     }
 
     private void dispatch(ServerChannel channel, LineBuffer line) {
@@ -225,8 +304,8 @@ public final class StdioServerTransport {
      * Queues a line and writes the queue unless another thread is writing it. Whoever holds the write lock writes
      * every line queued by then with one write call per batch, so a lone response goes out from the thread that made
      * it (no hand-off to a writer thread and its wake-up), and under pipelined load many responses share a system
-     * call. A full queue (a client not reading) holds up the threads that add to it. The reading thread never writes:
-     * a client that reads replies only after writing its requests would stall it, and with it the input.
+     * call. A full queue (a client not reading) holds up the threads that add to it. The reading thread only queues:
+     * it writes once it has handled a whole read ({@link ReadLoop}).
      */
     private void enqueue(EncodedLine message) {
         if (outputBroken || writerClosed) {
@@ -241,9 +320,7 @@ public final class StdioServerTransport {
                 return;
             }
         }
-        if (Thread.currentThread() == reader) {
-            Thread.ofVirtual().name("tern-stdio-write").start(this::writeUnlessWriting);
-        } else {
+        if (Thread.currentThread() != reader) {
             writeUnlessWriting();
         }
     }

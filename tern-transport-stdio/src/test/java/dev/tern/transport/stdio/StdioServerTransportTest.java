@@ -43,6 +43,11 @@ class StdioServerTransportTest {
             return new Echoed(text);
         }
 
+        @Tool(description = "Echoes the text, on the reading thread", nonBlocking = true)
+        public Echoed quickEcho(@Arg(description = "Text") String text) {
+            return new Echoed(text);
+        }
+
         @Tool(description = "Answers after millis milliseconds")
         public Echoed slow(@Arg(description = "How long") int millis) throws InterruptedException {
             slowStarted.countDown();
@@ -194,10 +199,13 @@ class StdioServerTransportTest {
     void aClientThatReadsOnlyAfterWritingAllItsRequestsDoesNotStallTheInput() throws Exception {
         output.hold();
         var served = serve(StdioServerTransport.builder(server));
-        int requests = 400;
+        int requests = 600;
         for (int id = 1; id <= requests; id++) {
-            String line = id % 2 == 0 ? call(id, "echo", "{\"text\":\"t\"}")
-                    : "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\",\"params\":{" + META + "}}";
+            String line = switch (id % 3) {
+                case 0 -> call(id, "echo", "{\"text\":\"t\"}");
+                case 1 -> call(id, "quickEcho", "{\"text\":\"t\"}");
+                default -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\",\"params\":{" + META + "}}";
+            };
             input.add((line + "\n").getBytes(StandardCharsets.UTF_8));
         }
 

@@ -1,0 +1,123 @@
+package dev.tern.server;
+
+import static dev.tern.server.Fixtures.call;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.RequestId;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Tools that promise never to block run on the transport's thread where the transport allows it, and only there. */
+class NonBlockingToolTest {
+    private static final String LEGACY = "2025-11-25";
+
+    /** Where each tool last ran. */
+    public static class Tools {
+        final AtomicReference<Thread> quickThread = new AtomicReference<>();
+        final AtomicReference<Thread> plainThread = new AtomicReference<>();
+
+        @Tool(description = "Answers at once", nonBlocking = true)
+        public String quick() {
+            quickThread.set(Thread.currentThread());
+            return "quick";
+        }
+
+        @Tool(description = "Answers at once, without the promise")
+        public String plain() {
+            plainThread.set(Thread.currentThread());
+            return "plain";
+        }
+
+        @Tool(description = "Asks the user, though it promised not to block", nonBlocking = true)
+        public String asking(RequestContext context) {
+            return context.elicit("Your name?", Json.mapper().readValue(
+                    "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}", ObjectNode.class))
+                    .action();
+        }
+    }
+
+    private final Tools tools = new Tools();
+    private final McpServer server = McpServer.builder().info("t", "1").register(tools).build();
+    private final List<AutoCloseable> toClose = new ArrayList<>(List.of(server));
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : toClose.reversed()) {
+            c.close();
+        }
+    }
+
+    private Peer peer() {
+        Peer p = new Peer(server);
+        toClose.add(p);
+        return p;
+    }
+
+    @Test
+    void theAnnotationAndTheBuilderDeclareIt() {
+        assertThat(server.registry().tool("quick").nonBlocking()).isTrue();
+        assertThat(server.registry().tool("plain").nonBlocking()).isFalse();
+        assertThat(ToolSpec.builder("t").nonBlocking(true).handler((c, a) -> null).build().nonBlocking()).isTrue();
+        assertThat(ToolSpec.builder("t").handler((c, a) -> null).build().nonBlocking()).isFalse();
+    }
+
+    @Test
+    void whereTheTransportAllowsItANonBlockingToolRunsOnTheReceivingThreadAndAnswersBeforeReceiveReturns() {
+        Peer p = peer().runningNonBlockingToolsInline();
+        RequestId quick = p.send("tools/call", p.modern(call("quick", "{}")));
+        assertThat(tools.quickThread.get()).isSameAs(Thread.currentThread());
+        assertThat(p.responsesTo(quick)).as("answered before receive returned").hasSize(1);
+        assertThat(p.result(quick).at("/content/0/text").stringValue()).isEqualTo("quick");
+
+        RequestId plain = p.send("tools/call", p.modern(call("plain", "{}")));
+        assertThat(p.result(plain).at("/content/0/text").stringValue()).isEqualTo("plain");
+        assertThat(tools.plainThread.get()).isNotSameAs(Thread.currentThread());
+        assertThat(tools.plainThread.get().isVirtual()).isTrue();
+    }
+
+    @Test
+    void byDefaultEveryToolRunsOnAVirtualThreadOfItsOwn() {
+        Peer p = peer();
+        RequestId quick = p.send("tools/call", p.modern(call("quick", "{}")));
+        assertThat(p.result(quick).at("/content/0/text").stringValue()).isEqualTo("quick");
+        assertThat(tools.quickThread.get()).isNotSameAs(Thread.currentThread());
+        assertThat(tools.quickThread.get().isVirtual()).isTrue();
+    }
+
+    @Test
+    void inALegacySessionARunningNonBlockingToolCannotWaitForTheClient() {
+        ObjectNode caps = Json.object();
+        caps.putObject("elicitation");
+        Peer p = peer().runningNonBlockingToolsInline().answering(request -> Json.mapper().readTree(
+                "{\"action\":\"accept\",\"content\":{\"name\":\"Octo\"}}"));
+        p.initialize(LEGACY, caps);
+        RequestId id = p.send("tools/call", call("asking", "{}"));
+        JsonNode result = p.result(id);
+
+        assertThat(result.path("isError").asBoolean()).as("%s", result).isTrue();
+        // the IllegalStateException that says why is logged; the client is told no more than of any other failure
+        assertThat(result.at("/content/0/text").stringValue()).isEqualTo("Tool asking failed with an internal error");
+        assertThat(p.relatedTo(id)).extracting(Peer.Sent::message)
+                .noneMatch(m -> m.has("method") && m.has("id"));
+    }
+
+    @Test
+    void inThe2026EraItAsksForInputAsAnyTool() {
+        ObjectNode caps = Json.object();
+        caps.putObject("elicitation");
+        Peer p = peer().runningNonBlockingToolsInline().capabilities(caps);
+        JsonNode result = p.result(p.send("tools/call", p.modern(call("asking", "{}"))));
+
+        assertThat(result.path("resultType").asString()).isEqualTo("input_required");
+        assertThat(result.path("inputRequests").isObject()).isTrue();
+    }
+}
