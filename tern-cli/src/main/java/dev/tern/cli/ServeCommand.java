@@ -123,7 +123,7 @@ final class ServeCommand implements Callable<Integer> {
         allowedOrigins.forEach(builder::allowOrigin);
         if (rest) {
             for (ExampleRoute route : exampleRoutes) {
-                builder.route("GET", route.path(), route.description(), request -> route.handler()
+                builder.nonBlockingRoute("GET", route.path(), route.description(), request -> route.handler()
                         .apply(request.pathVariables())
                         .map(RouteResponse::json)
                         .orElseGet(() -> RouteResponse.notFound("Nothing at " + request.path())));

@@ -20,7 +20,8 @@ public final class Examples {
     public interface Routes {
         /**
          * A {@code GET} route: the handler gets the values of the path's {@code {variables}} and returns the value to
-         * answer as JSON (200), or nothing (404).
+         * answer as JSON (200), or nothing (404). The handler never blocks (it reads memory), so a transport may run
+         * it on the thread that read the request, as it does the examples' non-blocking tools.
          */
         void get(String pathTemplate, String description, Function<Map<String, String>, Optional<?>> handler);
     }

@@ -175,6 +175,11 @@ final class HttpRoutes {
         };
     }
 
+    /** A route served by code that never blocks: on the thread that read the request (the connection's event loop). */
+    static Dispatch nonBlocking(RouteHandler handler) {
+        return (request, exchange) -> write(exchange, call(handler, request));
+    }
+
     private static RouteResponse call(RouteHandler handler, RouteRequest request) {
         try {
             RouteResponse response = handler.handle(request);

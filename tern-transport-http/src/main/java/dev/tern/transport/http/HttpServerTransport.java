@@ -634,7 +634,21 @@ public final class HttpServerTransport implements AutoCloseable {
          * route and its {@code description} appear in {@code /openapi.json}.
          */
         public Builder route(String method, String path, String description, RouteHandler handler) {
-            Objects.requireNonNull(handler, "handler");
+            return mount(method, path, description, HttpRoutes.blocking(Objects.requireNonNull(handler, "handler")));
+        }
+
+        /**
+         * Mounts a plain HTTP route as {@link #route(String, String, String, RouteHandler)} does, for a handler that
+         * never blocks and returns within microseconds (an in-memory lookup): it runs on the connection's event loop,
+         * which answers before it reads on, instead of on a virtual thread of its own. A handler that blocks there
+         * holds up every connection of that event loop. The counterpart of a
+         * {@linkplain dev.tern.server.ToolSpec.Builder#nonBlocking(boolean) non-blocking tool}.
+         */
+        public Builder nonBlockingRoute(String method, String path, String description, RouteHandler handler) {
+            return mount(method, path, description, HttpRoutes.nonBlocking(Objects.requireNonNull(handler, "handler")));
+        }
+
+        private Builder mount(String method, String path, String description, HttpRoutes.Dispatch dispatch) {
             String verb = Objects.requireNonNull(method, "method").toUpperCase(Locale.ROOT);
             if (!HttpRoutes.METHODS.contains(verb)) {
                 throw new IllegalArgumentException("method: " + method + " (expected: one of " + HttpRoutes.METHODS + ")");
@@ -649,7 +663,7 @@ public final class HttpServerTransport implements AutoCloseable {
                     throw new IllegalArgumentException("route: " + verb + " " + path + " is already mounted");
                 }
             }
-            routes.add(new HttpRoutes.Route(verb, template, description, HttpRoutes.blocking(handler)));
+            routes.add(new HttpRoutes.Route(verb, template, description, dispatch));
             return this;
         }
 

@@ -398,6 +398,12 @@ final class McpEndpoint {
             this.exchange = exchange;
         }
 
+        /** {@code receive} is called on the connection's event loop, which then answers at once. */
+        @Override
+        public boolean runsNonBlockingToolsInline() {
+            return true;
+        }
+
         @Override
         public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
             ServerTiming timing = exchange.timing();
