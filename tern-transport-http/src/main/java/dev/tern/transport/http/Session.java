@@ -196,6 +196,12 @@ final class Session implements Outbound {
         return posts.containsKey(requestId);
     }
 
+    /** {@code receive} is called on the connection's event loop once the request's stream is registered. */
+    @Override
+    public boolean runsNonBlockingToolsInline() {
+        return true;
+    }
+
     @Override
     public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
         Stream stream = posts.get(request);

@@ -18,7 +18,7 @@ import dev.tern.server.ToolSpec;
 
 /**
  * Non-blocking tools and routes run on the connection's event loop; the others on virtual threads of their own.
- * Both answer the same, over HTTP/1.1 and h2c.
+ * Both answer the same, over HTTP/1.1 and h2c, statelessly and in a legacy session.
  */
 class NonBlockingOverHttpTest {
     private final AtomicReference<Thread> quickTool = new AtomicReference<>();
@@ -72,6 +72,20 @@ class NonBlockingOverHttpTest {
                 assertThat(quickTool.get()).as("an event loop").isInstanceOf(io.netty.util.concurrent.FastThreadLocalThread.class);
                 assertThat(plainTool.get().isVirtual()).as("%s", plainTool.get()).isTrue();
             }
+        }
+    }
+
+    @Test
+    void inALegacySessionTooANonBlockingToolRunsOnTheEventLoop() {
+        try (Mcp mcp = new Mcp(transport, HttpClient.Version.HTTP_1_1)) {
+            String session = mcp.initialize(Mcp.LEGACY);
+            Mcp.Reply quick = mcp.legacy(session, 1, "tools/call", Mcp.toolCall("quick", null));
+            Mcp.Reply plain = mcp.legacy(session, 2, "tools/call", Mcp.toolCall("plain", null));
+
+            assertThat(quick.messages().getFirst().at("/result/content/0/text").asString()).isEqualTo("quick");
+            assertThat(plain.messages().getFirst().at("/result/content/0/text").asString()).isEqualTo("plain");
+            assertThat(quickTool.get()).as("an event loop").isInstanceOf(io.netty.util.concurrent.FastThreadLocalThread.class);
+            assertThat(plainTool.get().isVirtual()).as("%s", plainTool.get()).isTrue();
         }
     }
 
