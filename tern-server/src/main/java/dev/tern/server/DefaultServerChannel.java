@@ -38,7 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Serves one client connection in both eras. Cheap requests (ping, lists, discovery) are answered on the calling
- * thread; tools, reads, prompts and completions run on virtual threads with a deadline.
+ * thread; tools, reads, prompts and completions run on virtual threads with a deadline, but for calls of
+ * {@linkplain ToolSpec#nonBlocking() non-blocking} tools where the transport allows them on the calling thread.
  */
 final class DefaultServerChannel implements ServerChannel {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
