@@ -12,6 +12,7 @@ PEERS_ALL="tern tern-sessions java-sdk-stateless java-sdk-sessions typescript-st
 
 # The memory settings of Tern's ./tern launcher (bin/jvm-flags.sh: heap, collector, exit on OOM), given to every JVM of
 # the comparison; PEERS_JAVA_OPTS adds to them for all (Tern gets it as TERN_JAVA_OPTS), replacing those it names.
+source "$REPO_ROOT/bin/find-java.sh" # the memory settings depend on the JDK's version
 source "$REPO_ROOT/bin/jvm-flags.sh"
 peers_java_opts=()
 read -r -a peers_java_opts <<<"${PEERS_JAVA_OPTS:-}"

@@ -41,6 +41,18 @@ class LauncherTest {
     }
 
     @Test
+    void onJdk22AndLaterTheNativeHeapIsTrimmedEveryFiveSecondsUnlessTernJavaOptsSaysOtherwise() throws Exception {
+        // the launcher finds the same JDK as the one running the build (bin/find-java.sh)
+        if (Runtime.version().feature() < 22) {
+            assertThat(version("").stdout()).doesNotContain("TrimNativeHeapInterval");
+            return;
+        }
+        assertThat(version("").stdout()).contains("-XX:TrimNativeHeapInterval=5000");
+        assertThat(version("-XX:TrimNativeHeapInterval=0").stdout()).contains("-XX:TrimNativeHeapInterval=0")
+                .doesNotContain("TrimNativeHeapInterval=5000");
+    }
+
+    @Test
     void aCollectorInTernJavaOptsReplacesTheDefaultOneAndItsYoungGenerationSize() throws Exception {
         String flags = version("-XX:+UseParallelGC").stdout();
 
