@@ -107,7 +107,7 @@ public final class UserDirectoryServer {
     }
 
     @Resource(uri = "user://{id}", name = "user", title = "User record", description = "One user as JSON.",
-            mimeType = "application/json")
+            mimeType = "application/json", nonBlocking = true)
     public ReadResourceResult user(String id, String uri) {
         User user = directory.find(id).orElse(null);
         if (user == null) {
@@ -116,7 +116,8 @@ public final class UserDirectoryServer {
         return ReadResourceResult.of(ResourceContents.text(uri, "application/json", Json.mapper().writeValueAsString(user)));
     }
 
-    @Resource(uri = "users://stats", name = "stats", title = "Directory statistics", mimeType = "application/json")
+    @Resource(uri = "users://stats", name = "stats", title = "Directory statistics", mimeType = "application/json",
+            nonBlocking = true)
     public Stats stats() {
         long active = directory.page(0, directory.size()).stream().filter(User::active).count();
         return new Stats(directory.size(), active);
@@ -135,7 +136,8 @@ public final class UserDirectoryServer {
         return completeUserId(prefix);
     }
 
-    @Prompt(name = "summarize_user", title = "Summarize a user", description = "Ask for a short summary of one user.")
+    @Prompt(name = "summarize_user", title = "Summarize a user", description = "Ask for a short summary of one user.",
+            nonBlocking = true)
     public GetPromptResult summarizeUser(@Arg(description = "The user's id") String id, RequestContext context) {
         User user = directory.find(id).orElseThrow(() -> new dev.tern.protocol.McpException(
                 dev.tern.protocol.ErrorCodes.INVALID_PARAMS, "No user with id " + id));

@@ -197,7 +197,8 @@ final class AnnotatedFeatures {
             return readResult(uri, mimeType, invoke(service, m, ctx, values));
         };
         if (UriTemplate.isTemplate(a.uri())) {
-            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handler(handler);
+            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handler(handler)
+                    .nonBlocking(a.nonBlocking());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -210,7 +211,7 @@ final class AnnotatedFeatures {
             completers.getOrDefault(a.uri(), Map.of()).forEach(b::complete);
             templates.add(b.build());
         } else {
-            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handler(handler);
+            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handler(handler).nonBlocking(a.nonBlocking());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -242,7 +243,7 @@ final class AnnotatedFeatures {
     private static PromptSpec prompt(Object service, Method m, Map<String, Map<String, CompletionHandler>> completers) {
         Prompt a = m.getAnnotation(Prompt.class);
         String name = a.name().isEmpty() ? m.getName() : a.name();
-        PromptSpec.Builder b = PromptSpec.builder(name);
+        PromptSpec.Builder b = PromptSpec.builder(name).nonBlocking(a.nonBlocking());
         if (!a.title().isEmpty()) {
             b.title(a.title());
         }

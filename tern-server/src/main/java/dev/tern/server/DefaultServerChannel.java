@@ -39,7 +39,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Serves one client connection in both eras. Cheap requests (ping, lists, discovery) are answered on the calling
  * thread; tools, reads, prompts and completions run on virtual threads with a deadline, but for calls of
- * {@linkplain ToolSpec#nonBlocking() non-blocking} tools where the transport allows them on the calling thread.
+ * handlers that promised not to block ({@link ToolSpec#nonBlocking()}) where the transport allows them on the calling
+ * thread.
  */
 final class DefaultServerChannel implements ServerChannel {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
@@ -252,7 +253,7 @@ final class DefaultServerChannel implements ServerChannel {
         }
         if (method.inline()) {
             run(exchange, method);
-        } else if (outbound.runsNonBlockingToolsInline() && Methods.callsNonBlockingTool(exchange, method)) {
+        } else if (outbound.runsNonBlockingHandlersInline() && Methods.callsNonBlockingHandler(exchange, method)) {
             exchange.inline = true;
             run(exchange, method);
         } else {

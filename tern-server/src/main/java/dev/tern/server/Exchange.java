@@ -55,8 +55,10 @@ final class Exchange implements RequestContext {
     /** The handler ran past its deadline. */
     volatile boolean timedOut;
     volatile Thread thread;
-    /** Runs on the transport's thread (a non-blocking tool): it must not wait for the client. */
+    /** Runs on the transport's thread (a non-blocking handler): it must not wait for the client. */
     boolean inline;
+    /** The resource a {@code resources/read} names, when found before the read (see Methods). */
+    FeatureRegistry.Match resourceMatch;
     /** When the handler started and ended ({@link System#nanoTime()}; 0 if it did not run). */
     long handlerStarted;
     long handlerEnded;

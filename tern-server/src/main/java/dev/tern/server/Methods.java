@@ -102,14 +102,30 @@ final class Methods {
         return CACHEABLE.contains(method);
     }
 
-    /** Whether {@code method} is a call of a tool that promised never to block ({@link ToolSpec#nonBlocking()}). */
-    static boolean callsNonBlockingTool(Exchange e, Method method) {
-        if (method != TOOLS_CALL) {
+    /**
+     * Whether {@code method} calls a tool, reads a resource or gets a prompt whose handler promised never to block
+     * ({@link ToolSpec#nonBlocking()}). A resource's match is kept on the exchange for the read.
+     */
+    static boolean callsNonBlockingHandler(Exchange e, Method method) {
+        FeatureRegistry registry = e.channel.server().registry();
+        if (method == RESOURCES_READ) {
+            JsonNode uri = e.params.get("uri");
+            e.resourceMatch = uri != null && uri.isString() ? registry.findResource(uri.stringValue()).orElse(null) : null;
+            return e.resourceMatch != null && e.resourceMatch.nonBlocking();
+        }
+        if (method != TOOLS_CALL && method != PROMPTS_GET) {
             return false;
         }
         JsonNode name = e.params.get("name");
-        ToolSpec tool = name != null && name.isString() ? e.channel.server().registry().tool(name.stringValue()) : null;
-        return tool != null && tool.nonBlocking();
+        if (name == null || !name.isString()) {
+            return false;
+        }
+        if (method == TOOLS_CALL) {
+            ToolSpec tool = registry.tool(name.stringValue());
+            return tool != null && tool.nonBlocking();
+        }
+        PromptSpec prompt = registry.prompt(name.stringValue());
+        return prompt != null && prompt.nonBlocking();
     }
 
     private static Method inline(Handler h) {
@@ -299,7 +315,8 @@ final class Methods {
 
     private static ObjectNode readResource(Exchange e) throws Exception {
         String uri = requireString(e.params, "uri");
-        FeatureRegistry.Match match = e.channel.server().registry().findResource(uri).orElseThrow(() -> notFound(e, uri));
+        FeatureRegistry.Match match = e.resourceMatch != null ? e.resourceMatch
+                : e.channel.server().registry().findResource(uri).orElseThrow(() -> notFound(e, uri));
         openAnswers(e);
         ReadResourceResult result = match.handler().read(e, uri, match.variables());
         if (result == null || result.contents() == null || result.contents().isEmpty()) {

@@ -30,11 +30,12 @@ public interface Outbound {
     }
 
     /**
-     * Whether a call of a {@linkplain ToolSpec#nonBlocking() non-blocking} tool may run on the thread that hands the
-     * request to {@link ServerChannel#receive}, whose response is then sent from that same thread before
-     * {@code receive} returns. The default, {@code false}, runs every tool on a virtual thread of its own.
+     * Whether a tool call, resource read or prompt whose handler promised never to block ({@link ToolSpec#nonBlocking()})
+     * may run on the thread that hands the request to {@link ServerChannel#receive}, whose response is then sent from
+     * that same thread before {@code receive} returns. The default, {@code false}, runs every handler on a virtual
+     * thread of its own.
      */
-    default boolean runsNonBlockingToolsInline() {
+    default boolean runsNonBlockingHandlersInline() {
         return false;
     }
 

@@ -20,4 +20,10 @@ public @interface Prompt {
     String title() default "";
 
     String description() default "";
+
+    /**
+     * The method never blocks and returns within microseconds; see
+     * {@link ToolSpec.Builder#nonBlocking(boolean)} for what that allows and forbids.
+     */
+    boolean nonBlocking() default false;
 }

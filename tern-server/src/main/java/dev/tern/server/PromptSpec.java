@@ -14,9 +14,11 @@ public final class PromptSpec {
     private final dev.tern.protocol.model.Prompt prompt;
     private final PromptHandler handler;
     private final Map<String, CompletionHandler> completions;
+    private final boolean nonBlocking;
 
     private PromptSpec(dev.tern.protocol.model.Prompt prompt, PromptHandler handler,
-            Map<String, CompletionHandler> completions) {
+            Map<String, CompletionHandler> completions, boolean nonBlocking) {
+        this.nonBlocking = nonBlocking;
         this.prompt = prompt;
         this.handler = handler;
         this.completions = Map.copyOf(completions);
@@ -40,6 +42,11 @@ public final class PromptSpec {
 
     public Map<String, CompletionHandler> completions() {
         return completions;
+    }
+
+    /** Whether the handler promised never to block: see {@link ToolSpec.Builder#nonBlocking(boolean)}. */
+    public boolean nonBlocking() {
+        return nonBlocking;
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -82,7 +89,7 @@ public final class PromptSpec {
                 }
             }
             return new PromptSpec(new dev.tern.protocol.model.Prompt(name, title, description,
-                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions);
+                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking);
         }
     }
 }

@@ -26,4 +26,10 @@ public @interface Resource {
     String description() default "";
 
     String mimeType() default "";
+
+    /**
+     * The method never blocks and returns within microseconds; see
+     * {@link ToolSpec.Builder#nonBlocking(boolean)} for what that allows and forbids.
+     */
+    boolean nonBlocking() default false;
 }

@@ -14,10 +14,12 @@ import dev.tern.protocol.model.ResourceContents;
 public final class ResourceSpec {
     private final dev.tern.protocol.model.Resource resource;
     private final ResourceHandler handler;
+    private final boolean nonBlocking;
 
-    private ResourceSpec(dev.tern.protocol.model.Resource resource, ResourceHandler handler) {
+    private ResourceSpec(dev.tern.protocol.model.Resource resource, ResourceHandler handler, boolean nonBlocking) {
         this.resource = resource;
         this.handler = handler;
+        this.nonBlocking = nonBlocking;
     }
 
     public static Builder builder(String uri, String name) {
@@ -34,6 +36,11 @@ public final class ResourceSpec {
 
     public ResourceHandler handler() {
         return handler;
+    }
+
+    /** Whether the handler promised never to block: see {@link ToolSpec.Builder#nonBlocking(boolean)}. */
+    public boolean nonBlocking() {
+        return nonBlocking;
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -98,7 +105,7 @@ public final class ResourceSpec {
                 throw new IllegalArgumentException("resource " + uri + ": looks like a template; use ResourceTemplateSpec");
             }
             return new ResourceSpec(new dev.tern.protocol.model.Resource(uri, name, title, description, mimeType, size,
-                    annotations, icons, meta), handler);
+                    annotations, icons, meta), handler, nonBlocking);
         }
     }
 }

@@ -15,9 +15,11 @@ public final class ResourceTemplateSpec {
     private final UriTemplate uriTemplate;
     private final ResourceHandler handler;
     private final Map<String, CompletionHandler> completions;
+    private final boolean nonBlocking;
 
     private ResourceTemplateSpec(ResourceTemplate template, ResourceHandler handler,
-            Map<String, CompletionHandler> completions) {
+            Map<String, CompletionHandler> completions, boolean nonBlocking) {
+        this.nonBlocking = nonBlocking;
         this.template = template;
         this.uriTemplate = UriTemplate.of(template.uriTemplate());
         this.handler = handler;
@@ -42,6 +44,11 @@ public final class ResourceTemplateSpec {
 
     public Map<String, CompletionHandler> completions() {
         return completions;
+    }
+
+    /** Whether the handler promised never to block: see {@link ToolSpec.Builder#nonBlocking(boolean)}. */
+    public boolean nonBlocking() {
+        return nonBlocking;
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -94,7 +101,7 @@ public final class ResourceTemplateSpec {
                 }
             }
             return new ResourceTemplateSpec(new ResourceTemplate(uriTemplate, name, title, description, mimeType,
-                    annotations, icons, meta), handler, completions);
+                    annotations, icons, meta), handler, completions, nonBlocking);
         }
     }
 }

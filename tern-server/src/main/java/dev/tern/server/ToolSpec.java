@@ -52,7 +52,7 @@ public final class ToolSpec {
         return validator;
     }
 
-    /** Whether the handler promised never to block: see {@link Builder#nonBlocking(boolean)}. */
+    /** Whether the handler promised never to block: see {@link ToolSpec.Builder#nonBlocking(boolean)}. */
     public boolean nonBlocking() {
         return nonBlocking;
     }
@@ -65,7 +65,6 @@ public final class ToolSpec {
         private ToolAnnotations annotations;
         private String taskSupport;
         private ToolHandler handler;
-        private boolean nonBlocking;
         private java.util.function.Function<Boolean, ToolHandler> typedHandler;
 
         @Override
@@ -106,21 +105,6 @@ public final class ToolSpec {
                 throw new IllegalArgumentException("taskSupport: " + taskSupport + " (expected: forbidden, optional or required)");
             }
             this.taskSupport = taskSupport;
-            return this;
-        }
-
-        /**
-         * Promises that the handler never blocks and returns within microseconds (an in-memory lookup, a
-         * computation): no I/O, no locks held by slow code, no waiting for the client. A transport may then run it
-         * on the thread that read the request instead of a virtual thread of its own, which saves the hand-off
-         * between threads: on stdio, half of the server's CPU per call at a moderate rate. Such a call has no
-         * handler timeout and is not interrupted by a cancellation (it is over before the next message is read),
-         * and in a legacy session it cannot ask the client anything ({@link RequestContext#elicit}, {@code sample},
-         * {@code roots}, {@code ask} throw {@link IllegalStateException}); in the 2026-07-28 era those end the
-         * attempt with {@code input_required} as usual. Default {@code false}.
-         */
-        public Builder nonBlocking(boolean nonBlocking) {
-            this.nonBlocking = nonBlocking;
             return this;
         }
 

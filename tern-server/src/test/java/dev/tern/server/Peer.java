@@ -73,7 +73,7 @@ final class Peer implements Outbound, AutoCloseable {
     private volatile String schemaRevision;
     private volatile ObjectNode capabilities = Json.object();
     private volatile Function<JsonNode, JsonNode> answerer;
-    private volatile boolean runsNonBlockingToolsInline;
+    private volatile boolean runsNonBlockingHandlersInline;
 
     Peer(McpServer server) {
         this.channel = server.connect(this);
@@ -105,16 +105,16 @@ final class Peer implements Outbound, AutoCloseable {
     }
 
     /** Lets the server run non-blocking tools on the thread that calls {@code receive}, as stdio does. */
-    Peer runningNonBlockingToolsInline() {
-        this.runsNonBlockingToolsInline = true;
+    Peer runningNonBlockingHandlersInline() {
+        this.runsNonBlockingHandlersInline = true;
         return this;
     }
 
     // ------------------------------------------------------------------ the Outbound the server writes to
 
     @Override
-    public boolean runsNonBlockingToolsInline() {
-        return runsNonBlockingToolsInline;
+    public boolean runsNonBlockingHandlersInline() {
+        return runsNonBlockingHandlersInline;
     }
 
     @Override

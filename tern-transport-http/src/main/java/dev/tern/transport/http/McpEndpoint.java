@@ -400,7 +400,7 @@ final class McpEndpoint {
 
         /** {@code receive} is called on the connection's event loop, which then answers at once. */
         @Override
-        public boolean runsNonBlockingToolsInline() {
+        public boolean runsNonBlockingHandlersInline() {
             return true;
         }
 

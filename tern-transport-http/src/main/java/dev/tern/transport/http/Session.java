@@ -198,7 +198,7 @@ final class Session implements Outbound {
 
     /** {@code receive} is called on the connection's event loop once the request's stream is registered. */
     @Override
-    public boolean runsNonBlockingToolsInline() {
+    public boolean runsNonBlockingHandlersInline() {
         return true;
     }
 

@@ -37,7 +37,7 @@ import dev.tern.server.ServerChannel;
  * line gets -32700 and reading goes on. End of input cancels in-flight work and returns within the shutdown
  * deadline; a broken output pipe ends the serving instead of spinning.
  *
- * <p>Calls of {@linkplain dev.tern.server.ToolSpec#nonBlocking() non-blocking} tools run on the reading thread,
+ * <p>Handlers that promised never to block ({@link dev.tern.server.ToolSpec#nonBlocking()}) run on the reading thread,
  * which writes the replies of what it read once it has handled the whole read: no hand-off to another thread per
  * call. Should that write block for long (a client that reads replies only after writing all its requests, into a
  * full pipe), a new thread takes over the reading, so the input never stalls behind the output.
@@ -108,7 +108,7 @@ public final class StdioServerTransport {
             }
 
             @Override
-            public boolean runsNonBlockingToolsInline() {
+            public boolean runsNonBlockingHandlersInline() {
                 return true;
             }
 

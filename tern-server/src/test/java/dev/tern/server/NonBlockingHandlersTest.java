@@ -16,14 +16,44 @@ import dev.tern.protocol.RequestId;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Tools that promise never to block run on the transport's thread where the transport allows it, and only there. */
-class NonBlockingToolTest {
+/**
+ * Tools, resources and prompts that promise never to block run on the transport's thread where the transport allows
+ * it, and only there.
+ */
+class NonBlockingHandlersTest {
     private static final String LEGACY = "2025-11-25";
 
     /** Where each tool last ran. */
     public static class Tools {
         final AtomicReference<Thread> quickThread = new AtomicReference<>();
         final AtomicReference<Thread> plainThread = new AtomicReference<>();
+        final AtomicReference<Thread> memoThread = new AtomicReference<>();
+        final AtomicReference<Thread> promptThread = new AtomicReference<>();
+        final AtomicReference<Thread> plainMemoThread = new AtomicReference<>();
+
+        @Resource(uri = "memo://quick", description = "A memo read from memory", nonBlocking = true)
+        public String memo() {
+            memoThread.set(Thread.currentThread());
+            return "memo";
+        }
+
+        @Resource(uri = "memo://quick/{id}", description = "One memo read from memory", nonBlocking = true)
+        public String memoById(@Arg(name = "id", description = "Its id") String id) {
+            memoThread.set(Thread.currentThread());
+            return "memo " + id;
+        }
+
+        @Resource(uri = "memo://plain", description = "A memo, without the promise")
+        public String plainMemo() {
+            plainMemoThread.set(Thread.currentThread());
+            return "plain memo";
+        }
+
+        @Prompt(description = "A greeting from memory", nonBlocking = true)
+        public String greeting() {
+            promptThread.set(Thread.currentThread());
+            return "Hello";
+        }
 
         @Tool(description = "Answers at once", nonBlocking = true)
         public String quick() {
@@ -68,11 +98,15 @@ class NonBlockingToolTest {
         assertThat(server.registry().tool("plain").nonBlocking()).isFalse();
         assertThat(ToolSpec.builder("t").nonBlocking(true).handler((c, a) -> null).build().nonBlocking()).isTrue();
         assertThat(ToolSpec.builder("t").handler((c, a) -> null).build().nonBlocking()).isFalse();
+        assertThat(server.registry().prompt("greeting").nonBlocking()).isTrue();
+        assertThat(server.registry().findResource("memo://quick").orElseThrow().nonBlocking()).isTrue();
+        assertThat(server.registry().findResource("memo://quick/7").orElseThrow().nonBlocking()).isTrue();
+        assertThat(server.registry().findResource("memo://plain").orElseThrow().nonBlocking()).isFalse();
     }
 
     @Test
     void whereTheTransportAllowsItANonBlockingToolRunsOnTheReceivingThreadAndAnswersBeforeReceiveReturns() {
-        Peer p = peer().runningNonBlockingToolsInline();
+        Peer p = peer().runningNonBlockingHandlersInline();
         RequestId quick = p.send("tools/call", p.modern(call("quick", "{}")));
         assertThat(tools.quickThread.get()).isSameAs(Thread.currentThread());
         assertThat(p.responsesTo(quick)).as("answered before receive returned").hasSize(1);
@@ -82,6 +116,32 @@ class NonBlockingToolTest {
         assertThat(p.result(plain).at("/content/0/text").stringValue()).isEqualTo("plain");
         assertThat(tools.plainThread.get()).isNotSameAs(Thread.currentThread());
         assertThat(tools.plainThread.get().isVirtual()).isTrue();
+    }
+
+    @Test
+    void resourcesAndTemplatesAndPromptsThatPromiseItRunOnTheReceivingThreadToo() {
+        Peer p = peer().runningNonBlockingHandlersInline();
+        ObjectNode read = Json.object().put("uri", "memo://quick");
+        RequestId memo = p.send("resources/read", p.modern(read));
+        assertThat(tools.memoThread.get()).isSameAs(Thread.currentThread());
+        assertThat(p.responsesTo(memo)).as("answered before receive returned").hasSize(1);
+        assertThat(p.result(memo).at("/contents/0/text").stringValue()).isEqualTo("memo");
+
+        tools.memoThread.set(null);
+        RequestId byId = p.send("resources/read", p.modern(Json.object().put("uri", "memo://quick/7")));
+        assertThat(tools.memoThread.get()).isSameAs(Thread.currentThread());
+        assertThat(p.result(byId).at("/contents/0/text").stringValue()).isEqualTo("memo 7");
+
+        RequestId prompt = p.send("prompts/get", p.modern(Json.object().put("name", "greeting")));
+        assertThat(tools.promptThread.get()).isSameAs(Thread.currentThread());
+        assertThat(p.result(prompt).at("/messages/0/content/text").stringValue()).isEqualTo("Hello");
+
+        RequestId plain = p.send("resources/read", p.modern(Json.object().put("uri", "memo://plain")));
+        assertThat(p.result(plain).at("/contents/0/text").stringValue()).isEqualTo("plain memo");
+        assertThat(tools.plainMemoThread.get().isVirtual()).isTrue();
+
+        RequestId missing = p.send("resources/read", p.modern(Json.object().put("uri", "memo://nowhere")));
+        assertThat(p.response(missing).has("error")).isTrue();
     }
 
     @Test
@@ -97,7 +157,7 @@ class NonBlockingToolTest {
     void inALegacySessionARunningNonBlockingToolCannotWaitForTheClient() {
         ObjectNode caps = Json.object();
         caps.putObject("elicitation");
-        Peer p = peer().runningNonBlockingToolsInline().answering(request -> Json.mapper().readTree(
+        Peer p = peer().runningNonBlockingHandlersInline().answering(request -> Json.mapper().readTree(
                 "{\"action\":\"accept\",\"content\":{\"name\":\"Octo\"}}"));
         p.initialize(LEGACY, caps);
         RequestId id = p.send("tools/call", call("asking", "{}"));
@@ -114,7 +174,7 @@ class NonBlockingToolTest {
     void inThe2026EraItAsksForInputAsAnyTool() {
         ObjectNode caps = Json.object();
         caps.putObject("elicitation");
-        Peer p = peer().runningNonBlockingToolsInline().capabilities(caps);
+        Peer p = peer().runningNonBlockingHandlersInline().capabilities(caps);
         JsonNode result = p.result(p.send("tools/call", p.modern(call("asking", "{}"))));
 
         assertThat(result.path("resultType").asString()).isEqualTo("input_required");
