@@ -22,7 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Tool calls and resource reads made outside any MCP session (a REST façade, an in-process caller). They take the
  * path of {@code tools/call} and {@code resources/read}: the same registry, argument validation and handlers, on a
- * virtual thread of their own with the handler deadline. The handler sees a stateless 2026-07-28 request from a
+ * virtual thread of their own with the handler deadline, or, for a handler that promised never to block
+ * ({@link ToolSpec#nonBlocking()}), on the calling thread before the call returns. The handler sees a stateless 2026-07-28 request from a
  * client that declared no capabilities, so asking the client for anything fails at once instead of waiting.
  * Thread-safe.
  */
@@ -53,8 +54,9 @@ final class DirectCalls {
         ObjectNode params = Json.object();
         params.put("name", name);
         params.set("arguments", arguments);
-        return start("tools/call", params, e -> {
-            ToolSpec tool = server.registry().tool(name);
+        ToolSpec found = server.registry().tool(name);
+        return start("tools/call", params, found != null && found.nonBlocking(), e -> {
+            ToolSpec tool = found;
             if (tool == null) {
                 return new CallOutcome.NotFound("Unknown tool: " + name);
             }
@@ -77,8 +79,9 @@ final class DirectCalls {
     CompletableFuture<CallOutcome> readResource(String uri) {
         ObjectNode params = Json.object();
         params.put("uri", uri);
-        return start("resources/read", params, e -> {
-            FeatureRegistry.Match match = server.registry().findResource(uri).orElse(null);
+        FeatureRegistry.Match found = server.registry().findResource(uri).orElse(null);
+        return start("resources/read", params, found != null && found.nonBlocking(), e -> {
+            FeatureRegistry.Match match = found;
             if (match == null) {
                 return new CallOutcome.NotFound("Resource not found: " + uri);
             }
@@ -97,7 +100,7 @@ final class DirectCalls {
         }
     }
 
-    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, Body body) {
+    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, boolean nonBlocking, Body body) {
         CompletableFuture<CallOutcome> outcome = new CompletableFuture<>();
         JsonRpcRequest request = new JsonRpcRequest(RequestId.of(ids.incrementAndGet()), method, params);
         Exchange exchange = new Exchange(channel, request, ProtocolVersion.V2026_07_28, Json.object(), null, null,
@@ -105,6 +108,15 @@ final class DirectCalls {
                 });
         if (server.isClosed()) {
             outcome.complete(new CallOutcome.Failed("The server is closed"));
+            return outcome;
+        }
+        if (nonBlocking) {
+            exchange.inline = true;
+            try {
+                outcome.complete(run(exchange, body));
+            } finally {
+                exchange.finish();
+            }
             return outcome;
         }
         HandlerDeadlines.Armed deadline = server.deadlines().arm(() -> {

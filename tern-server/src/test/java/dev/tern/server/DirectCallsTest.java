@@ -50,8 +50,17 @@ class DirectCallsTest {
                 }
                 return CallToolResult.text("slept");
             }).build())
+            .tool(ToolSpec.builder("quick").nonBlocking(true).handler((ctx, args) -> {
+                quickThread = Thread.currentThread();
+                return CallToolResult.text("quick");
+            }).build())
             .resource(ResourceSpec.builder("test://a", "a").text("alpha").build())
+            .resource(ResourceSpec.builder("test://quick", "quick").nonBlocking(true).handler((ctx, uri, vars) -> {
+                quickThread = Thread.currentThread();
+                return ReadResourceResult.of(ResourceContents.text(uri, "text/plain", "quick"));
+            }).build())
             .build();
+    private volatile Thread quickThread;
 
     @AfterEach
     void close() {
@@ -74,6 +83,20 @@ class DirectCallsTest {
         assertThat(done.isError()).isFalse();
         assertThat(done.result().path("structuredContent").path("text").asString()).isEqualTo("hello ada over 2026-07-28");
         assertThat(done.result().has("resultType")).as("no protocol decorations").isFalse();
+    }
+
+    @Test
+    void aNonBlockingToolOrResourceRunsOnTheCallingThreadAndIsDoneWhenTheCallReturns() throws Exception {
+        CompletableFuture<CallOutcome> call = server.callTool("quick", args("{}"));
+        assertThat(call).isDone();
+        assertThat(quickThread).isSameAs(Thread.currentThread());
+        assertThat(((CallOutcome.Done) call.get()).result().at("/content/0/text").asString()).isEqualTo("quick");
+
+        quickThread = null;
+        CompletableFuture<CallOutcome> read = server.readResource("test://quick");
+        assertThat(read).isDone();
+        assertThat(quickThread).isSameAs(Thread.currentThread());
+        assertThat(((CallOutcome.Done) read.get()).result().at("/contents/0/text").asString()).isEqualTo("quick");
     }
 
     @Test
