@@ -23,8 +23,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Tool calls and resource reads made outside any MCP session (a REST façade, an in-process caller). They take the
  * path of {@code tools/call} and {@code resources/read}: the same registry, argument validation and handlers, on a
  * virtual thread of their own with the handler deadline, or, for a handler that promised never to block
- * ({@link ToolSpec#nonBlocking()}), on the calling thread before the call returns. The handler sees a stateless 2026-07-28 request from a
- * client that declared no capabilities, so asking the client for anything fails at once instead of waiting.
+ * ({@link ToolSpec#nonBlocking()}), on the calling thread before the call returns. The handler sees a stateless
+ * 2026-07-28 request from a client that declared no capabilities, so asking the client for anything fails at once
+ * instead of waiting.
  * Thread-safe.
  */
 final class DirectCalls {
@@ -54,9 +55,8 @@ final class DirectCalls {
         ObjectNode params = Json.object();
         params.put("name", name);
         params.set("arguments", arguments);
-        ToolSpec found = server.registry().tool(name);
-        return start("tools/call", params, found != null && found.nonBlocking(), e -> {
-            ToolSpec tool = found;
+        ToolSpec tool = server.registry().tool(name);
+        return start("tools/call", params, tool != null && tool.nonBlocking(), e -> {
             if (tool == null) {
                 return new CallOutcome.NotFound("Unknown tool: " + name);
             }
@@ -79,9 +79,8 @@ final class DirectCalls {
     CompletableFuture<CallOutcome> readResource(String uri) {
         ObjectNode params = Json.object();
         params.put("uri", uri);
-        FeatureRegistry.Match found = server.registry().findResource(uri).orElse(null);
-        return start("resources/read", params, found != null && found.nonBlocking(), e -> {
-            FeatureRegistry.Match match = found;
+        FeatureRegistry.Match match = server.registry().findResource(uri).orElse(null);
+        return start("resources/read", params, match != null && match.nonBlocking(), e -> {
             if (match == null) {
                 return new CallOutcome.NotFound("Resource not found: " + uri);
             }

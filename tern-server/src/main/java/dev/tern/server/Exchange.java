@@ -321,8 +321,8 @@ final class Exchange implements RequestContext {
     /** Legacy: sends a server-to-client request and waits for its answer. */
     private JsonNode sendAndWait(String method, ObjectNode p) {
         if (inline) {
-            throw new IllegalStateException("A non-blocking tool cannot wait for the client's answer to " + method
-                    + " in a legacy session: declare the tool without nonBlocking");
+            throw new IllegalStateException("A non-blocking handler cannot wait for the client's answer to " + method
+                    + " in a legacy session: declare it without nonBlocking");
         }
         PendingRequests.Outgoing outgoing = channel.pending().register(channel.server().config().clientRequestTimeout());
         cancellation().onCancel(() -> outgoing.response().cancel(false));
