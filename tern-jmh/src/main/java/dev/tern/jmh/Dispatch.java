@@ -13,13 +13,27 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
-/** Drives a server as a transport does: decoded bytes in, the encoded response out, waiting for it. */
+/**
+ * Drives a server as a transport does: decoded bytes in, the encoded response out, waiting for it. An inline dispatch
+ * lets the server run non-blocking handlers on the calling thread, as the HTTP and stdio transports do.
+ */
 final class Dispatch implements Outbound {
     private final JsonRpcCodec codec;
+    private final boolean inline;
     private volatile CompletableFuture<byte[]> pending;
 
     Dispatch(JsonRpcCodec codec) {
+        this(codec, false);
+    }
+
+    Dispatch(JsonRpcCodec codec, boolean inline) {
         this.codec = codec;
+        this.inline = inline;
+    }
+
+    @Override
+    public boolean runsNonBlockingHandlersInline() {
+        return inline;
     }
 
     /** Sends one request on {@code channel} and waits for its encoded response. */

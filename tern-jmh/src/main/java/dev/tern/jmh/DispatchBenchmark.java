@@ -23,7 +23,8 @@ import dev.tern.server.ServerChannel;
 /**
  * A {@code get_user} tool call from request bytes to response bytes, without a network: a 2026-07-28 request on a
  * channel of its own (as the HTTP transport serves each stateless POST), and a request on a legacy session's channel.
- * Includes the hop to the handler's virtual thread.
+ * Includes the hop to the handler's virtual thread, but for {@link #modernToolCallInline}: the same call with the
+ * handler run on the calling thread, as the HTTP and stdio transports run the example's non-blocking tools.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,12 +35,14 @@ import dev.tern.server.ServerChannel;
 public class DispatchBenchmark {
     private McpServer server;
     private Dispatch dispatch;
+    private Dispatch inlineDispatch;
     private ServerChannel session;
 
     @Setup
     public void setUp() {
         server = UserDirectoryServer.create();
         dispatch = new Dispatch(new JsonRpcCodec(CodecLimits.DEFAULT));
+        inlineDispatch = new Dispatch(new JsonRpcCodec(CodecLimits.DEFAULT), true);
         session = server.connect(dispatch);
         dispatch.call(session, Messages.INITIALIZE);
         session.receive(new JsonRpcCodec(CodecLimits.DEFAULT).decode(Messages.INITIALIZED));
@@ -56,6 +59,16 @@ public class DispatchBenchmark {
         ServerChannel channel = server.connect(dispatch);
         try {
             return dispatch.call(channel, Messages.MODERN_GET_USER);
+        } finally {
+            channel.close();
+        }
+    }
+
+    @Benchmark
+    public byte[] modernToolCallInline() {
+        ServerChannel channel = server.connect(inlineDispatch);
+        try {
+            return inlineDispatch.call(channel, Messages.MODERN_GET_USER);
         } finally {
             channel.close();
         }

@@ -40,18 +40,50 @@ public final class Json {
         return JsonNodeFactory.instance.rawValueNode(new RawValue(JsonRpcCodec.wellFormed(json)));
     }
 
-    /** Whether {@code node} is a {@link #rawJson} node holding a JSON object. */
-    public static boolean isRawObject(JsonNode node) {
-        return node instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw
-                && raw.rawValue() instanceof String text && text.startsWith("{");
+    /**
+     * {@code value} serialized once by the shared mapper, as a {@link #rawJson} node whose {@link #rawText} is that
+     * JSON: Tern's codec copies the mapper's UTF-8 into messages, and a text block of the same text
+     * ({@link #stringNode}) from the same bytes, escaped once.
+     */
+    public static JsonNode rawJsonOf(Object value) {
+        Utf8Json json = Utf8Json.of(DEFAULT.writeValueAsBytes(value));
+        if (json == null) {
+            return rawJson(DEFAULT.writeValueAsString(value));
+        }
+        return JsonNodeFactory.instance.rawValueNode(new RawValue(json));
     }
 
-    /** The tree of a {@link #rawJson} node, parsed; any other node as it is. */
-    public static JsonNode materialize(JsonNode node) {
+    /** The JSON text of a {@link #rawJson} or {@link #rawJsonOf} node; {@code null} for any other node. */
+    public static String rawText(JsonNode node) {
         if (node instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw) {
-            return DEFAULT.readTree(String.valueOf(raw.rawValue()));
+            return String.valueOf(raw.rawValue());
         }
-        return node;
+        return null;
+    }
+
+    /**
+     * A string node of {@code text}. When {@code text} is the very string {@link #rawText} gives for {@code json}, a
+     * {@link #rawJsonOf} node, the codec writes it escaped from that node's bytes instead of encoding it again; it is
+     * a plain string node to everything else.
+     */
+    public static JsonNode stringNode(String text, JsonNode json) {
+        if (json instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw
+                && raw.rawValue() instanceof Utf8Json utf8 && utf8.getValue() == text) {
+            return utf8.asStringNode();
+        }
+        return JsonNodeFactory.instance.stringNode(text);
+    }
+
+    /** Whether {@code node} is a {@link #rawJson} or {@link #rawJsonOf} node holding a JSON object. */
+    public static boolean isRawObject(JsonNode node) {
+        String text = rawText(node);
+        return text != null && text.startsWith("{");
+    }
+
+    /** The tree of a {@link #rawJson} or {@link #rawJsonOf} node, parsed; any other node as it is. */
+    public static JsonNode materialize(JsonNode node) {
+        String text = rawText(node);
+        return text == null ? node : DEFAULT.readTree(text);
     }
 
     /** A mapper that rejects duplicate keys and trailing data and enforces the given limits. */

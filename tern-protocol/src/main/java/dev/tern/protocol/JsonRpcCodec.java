@@ -8,6 +8,7 @@ import java.util.Objects;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.StreamWriteFeature;
 import tools.jackson.core.exc.StreamConstraintsException;
@@ -20,8 +21,12 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.BooleanNode;
 import tools.jackson.databind.node.JsonNodeType;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.POJONode;
+import tools.jackson.databind.node.StringNode;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * Reads and writes JSON-RPC 2.0 messages. Reading is strict: UTF-8 only, no duplicate keys, no trailing data,
@@ -30,6 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class JsonRpcCodec {
     private static final String VERSION = "2.0";
+    /** result, content, a block, its text: deeper nodes are written by the generator's own tree writer. */
+    private static final int RESULT_LEVELS_WALKED = 3;
 
     private final CodecLimits limits;
     private final JsonMapper mapper;
@@ -240,7 +247,7 @@ public final class JsonRpcCodec {
             case JsonRpcResult r -> {
                 writeId(gen, r.id());
                 gen.writeName("result");
-                gen.writeTree(r.result());
+                writeResult(gen, r.result(), 0);
             }
             case JsonRpcFailure f -> {
                 writeId(gen, f.id());
@@ -256,6 +263,42 @@ public final class JsonRpcCodec {
             }
         }
         gen.writeEndObject();
+    }
+
+    /**
+     * Writes a result's tree as the generator would, but for the top levels (where results keep their content blocks)
+     * walked here: the string node of {@link Json#stringNode} is written escaped from the UTF-8 it carries, and leaves
+     * go to the generator without the serializer lookup of {@code writeTree}.
+     */
+    private static void writeResult(JsonGenerator gen, JsonNode node, int depth) {
+        if (depth > RESULT_LEVELS_WALKED) {
+            gen.writeTree(node);
+        } else if (node instanceof ObjectNode object) {
+            gen.writeStartObject();
+            for (var member : object.properties()) {
+                gen.writeName(member.getKey());
+                writeResult(gen, member.getValue(), depth + 1);
+            }
+            gen.writeEndObject();
+        } else if (node instanceof ArrayNode array) {
+            gen.writeStartArray();
+            for (JsonNode item : array) {
+                writeResult(gen, item, depth + 1);
+            }
+            gen.writeEndArray();
+        } else if (node instanceof Utf8Json.Text text) {
+            byte[] utf8 = text.utf8();
+            gen.writeUTF8String(utf8, 0, utf8.length);
+        } else if (node instanceof StringNode string) {
+            gen.writeString(string.stringValue());
+        } else if (node instanceof BooleanNode bool) {
+            gen.writeBoolean(bool.booleanValue());
+        } else if (node instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw
+                && raw.rawValue() instanceof SerializableString json) {
+            gen.writeRawValue(json);
+        } else {
+            gen.writeTree(node);
+        }
     }
 
     private static void writeId(JsonGenerator gen, RequestId id) {
@@ -324,6 +367,13 @@ public final class JsonRpcCodec {
         @Override
         public JsonGenerator writeString(char[] text, int offset, int len) {
             return writeString(new String(text, offset, len));
+        }
+
+        /** To the real generator's own: the delegate's default would decode the text and write it from characters. */
+        @Override
+        public JsonGenerator writeRawValue(SerializableString text) {
+            delegate.writeRawValue(text);
+            return this;
         }
     }
 

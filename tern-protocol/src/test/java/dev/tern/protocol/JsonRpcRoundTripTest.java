@@ -245,4 +245,84 @@ class JsonRpcRoundTripTest {
         JsonRpcResult back = (JsonRpcResult) single(codec.decode(encoded));
         assertThat(back.result().at("/structuredContent/cut").stringValue()).isEqualTo("emoji \ufffd");
     }
+
+    // ------------------------------------------------------------------ a value serialized once, written twice
+
+    record Person(String name, String note, List<Integer> scores) {
+    }
+
+    static Stream<Person> awkwardValues() {
+        return Stream.of(
+                new Person("Ada", "plain", List.of(1, 2)),
+                new Person("Quote \" and back\\slash", "line\nbreak\ttab\u0001bell", List.of()),
+                new Person("\u00e9t\u00e9 \u4e2d\u6587", "emoji \ud83d\ude00 paired", null),
+                new Person("slash / and \\u0041 as text", "\u2028 separator", List.of(-1)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("awkwardValues")
+    void aValueSerializedOnceReadsBackTheSameAsStructuredContentAndAsText(Person value) {
+        JsonNode structured = Json.rawJsonOf(value);
+        String text = Json.rawText(structured);
+        ObjectNode result = Json.object();
+        result.putArray("content").addObject().put("type", "text").set("text", Json.stringNode(text, structured));
+        result.set("structuredContent", structured);
+
+        byte[] encoded = codec.encode(new JsonRpcResult(RequestId.of(7), result));
+        JsonRpcResult back = (JsonRpcResult) single(codec.decode(encoded));
+
+        JsonNode expected = Json.mapper().valueToTree(value);
+        assertThat(text).isEqualTo(Json.mapper().writeValueAsString(value));
+        assertThat(back.result().get("structuredContent")).isEqualTo(expected);
+        assertThat(back.result().at("/content/0/text").stringValue()).isEqualTo(text);
+        assertThat(Json.mapper().readTree(back.result().at("/content/0/text").stringValue())).isEqualTo(expected);
+        // The same tree written by a plain mapper (no codec) reads back alike.
+        assertThat(Json.mapper().readTree(Json.mapper().writeValueAsString(result)).at("/content/0/text").stringValue())
+                .isEqualTo(text);
+    }
+
+    @Test
+    void theStringNodeOfARawValueIsAPlainStringNodeToReaders() {
+        JsonNode structured = Json.rawJsonOf(new Person("Ada", "n", List.of()));
+        String text = Json.rawText(structured);
+        JsonNode node = Json.stringNode(text, structured);
+
+        assertThat(node.isString()).isTrue();
+        assertThat(node.stringValue()).isEqualTo(text);
+        assertThat(node).isEqualTo(Json.mapper().getNodeFactory().stringNode(text));
+        assertThat(Json.isRawObject(structured)).isTrue();
+        assertThat(Json.materialize(structured)).isEqualTo(Json.mapper().valueToTree(new Person("Ada", "n", List.of())));
+        // An equal but different string, or another node, gets an ordinary string node.
+        assertThat(Json.stringNode(new String(text), structured).getClass())
+                .isEqualTo(Json.mapper().getNodeFactory().stringNode("x").getClass());
+        assertThat(Json.stringNode(text, Json.object()).stringValue()).isEqualTo(text);
+    }
+
+    @Test
+    void aLoneSurrogateInAValueSerializedOnceBecomesAReplacementCharacter() {
+        JsonNode structured = Json.rawJsonOf(new Person("cut \ud83d", "x", null));
+        String text = Json.rawText(structured);
+        ObjectNode result = Json.object();
+        result.putArray("content").addObject().put("type", "text").set("text", Json.stringNode(text, structured));
+        result.set("structuredContent", structured);
+        byte[] encoded = codec.encode(new JsonRpcResult(RequestId.of(1), result));
+
+        assertThat(Utf8Check.problem(encoded, 0, encoded.length)).isNull();
+        JsonRpcResult back = (JsonRpcResult) single(codec.decode(encoded));
+        assertThat(back.result().at("/structuredContent/name").stringValue()).isEqualTo("cut \ufffd");
+        assertThat(back.result().at("/content/0/text").stringValue()).contains("cut \ufffd");
+    }
+
+    @Test
+    void surrogateEscapesAreFoundOnlyWhereTheyAreEscapes() {
+        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\uD83D\""))).isTrue();
+        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\udfff\""))).isTrue();
+        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\\\uD83D\""))).isFalse();
+        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\u0041\\ud7ff\""))).isFalse();
+        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"\\u"))).isFalse();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 }

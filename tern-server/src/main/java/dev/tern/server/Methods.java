@@ -280,7 +280,7 @@ final class Methods {
         ObjectNode tree = Json.object();
         ArrayNode content = tree.putArray("content");
         for (Content c : result.content()) {
-            content.addObject().put("type", "text").put("text", ((TextContent) c).text());
+            content.addObject().put("type", "text").set("text", Json.stringNode(((TextContent) c).text(), structured));
         }
         putStructured(e, tree, structured);
         if (result.isError() != null) {

@@ -30,8 +30,8 @@ final class ToolResults {
                 yield new CallToolResult(content, null, null, null);
             }
             default -> {
-                String text = Json.mapper().writeValueAsString(value);
-                JsonNode json = Json.rawJson(text);
+                JsonNode json = Json.rawJsonOf(value);
+                String text = Json.rawText(json);
                 yield new CallToolResult(List.of(Content.text(text)), structured || Json.isRawObject(json) ? json : null, null, null);
             }
         };

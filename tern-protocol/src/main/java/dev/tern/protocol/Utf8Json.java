@@ -1,0 +1,186 @@
+package dev.tern.protocol;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.JsonStringEncoder;
+import tools.jackson.databind.node.StringNode;
+
+/**
+ * JSON text as UTF-8 bytes a generator copies as they are: a value the mapper serialized once is written both as a
+ * member and, escaped from the same bytes, as a text block's string, without being encoded from characters again.
+ * Its string form is decoded when first asked for.
+ */
+final class Utf8Json implements SerializableString {
+    private final byte[] utf8;
+    private String text;
+
+    private Utf8Json(byte[] utf8, String text) {
+        this.utf8 = utf8;
+        this.text = text;
+    }
+
+    /**
+     * The JSON a mapper wrote, or {@code null} when it holds a lone surrogate (written as a {@code \uD800} escape),
+     * which {@link Json#rawJson(String)} replaces instead.
+     */
+    static Utf8Json of(byte[] utf8) {
+        return hasSurrogateEscape(utf8) ? null : new Utf8Json(utf8, null);
+    }
+
+    /** A string node of this JSON's text that Tern's codec writes by escaping these bytes ({@link #utf8()}). */
+    StringNode asStringNode() {
+        return new Text(this);
+    }
+
+    byte[] utf8() {
+        return utf8;
+    }
+
+    static boolean hasSurrogateEscape(byte[] utf8) {
+        for (int i = 0; i < utf8.length - 3; i++) {
+            if (utf8[i] == '\\') {
+                if (utf8[i + 1] == 'u' && (utf8[i + 2] | 0x20) == 'd' && isUpperHalf(utf8[i + 3])) {
+                    return true;
+                }
+                i++;
+            }
+        }
+        return false;
+    }
+
+    /** 8-9 and a-f (either case): the second hex digit of a surrogate's code unit, D800-DFFF. */
+    private static boolean isUpperHalf(byte b) {
+        return (b >= '8' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
+    }
+
+    // -------------------------------------------------------------------- SerializableString: written raw
+
+    @Override
+    public String getValue() {
+        String t = text;
+        if (t == null) {
+            t = new String(utf8, StandardCharsets.UTF_8);
+            text = t;
+        }
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        return getValue();
+    }
+
+    @Override
+    public int charLength() {
+        return getValue().length();
+    }
+
+    @Override
+    public byte[] asUnquotedUTF8() {
+        return utf8;
+    }
+
+    @Override
+    public int appendUnquotedUTF8(byte[] buffer, int offset) {
+        if (offset + utf8.length > buffer.length) {
+            return -1;
+        }
+        System.arraycopy(utf8, 0, buffer, offset, utf8.length);
+        return utf8.length;
+    }
+
+    @Override
+    public int writeUnquotedUTF8(OutputStream out) throws IOException {
+        out.write(utf8);
+        return utf8.length;
+    }
+
+    @Override
+    public int putUnquotedUTF8(ByteBuffer buffer) {
+        if (utf8.length > buffer.remaining()) {
+            return -1;
+        }
+        buffer.put(utf8);
+        return utf8.length;
+    }
+
+    @Override
+    public int appendUnquoted(char[] buffer, int offset) {
+        String t = getValue();
+        if (offset + t.length() > buffer.length) {
+            return -1;
+        }
+        t.getChars(0, t.length(), buffer, offset);
+        return t.length();
+    }
+
+    // The escaped forms, for a generator that writes this as a string value rather than raw: never on Tern's path.
+
+    @Override
+    public char[] asQuotedChars() {
+        return JsonStringEncoder.getInstance().quoteAsCharArray(getValue());
+    }
+
+    @Override
+    public byte[] asQuotedUTF8() {
+        return JsonStringEncoder.getInstance().quoteAsUTF8(getValue());
+    }
+
+    @Override
+    public int appendQuotedUTF8(byte[] buffer, int offset) {
+        byte[] quotedBytes = asQuotedUTF8();
+        if (offset + quotedBytes.length > buffer.length) {
+            return -1;
+        }
+        System.arraycopy(quotedBytes, 0, buffer, offset, quotedBytes.length);
+        return quotedBytes.length;
+    }
+
+    @Override
+    public int appendQuoted(char[] buffer, int offset) {
+        char[] quotedChars = asQuotedChars();
+        if (offset + quotedChars.length > buffer.length) {
+            return -1;
+        }
+        System.arraycopy(quotedChars, 0, buffer, offset, quotedChars.length);
+        return quotedChars.length;
+    }
+
+    @Override
+    public int writeQuotedUTF8(OutputStream out) throws IOException {
+        byte[] quotedBytes = asQuotedUTF8();
+        out.write(quotedBytes);
+        return quotedBytes.length;
+    }
+
+    @Override
+    public int putQuotedUTF8(ByteBuffer buffer) {
+        byte[] quotedBytes = asQuotedUTF8();
+        if (quotedBytes.length > buffer.remaining()) {
+            return -1;
+        }
+        buffer.put(quotedBytes);
+        return quotedBytes.length;
+    }
+
+    /**
+     * A plain string node everywhere (equal to any string node of the same text, read as one) that Tern's codec writes
+     * from the UTF-8 of the JSON it repeats.
+     */
+    static final class Text extends StringNode {
+        private final Utf8Json json;
+
+        private Text(Utf8Json json) {
+            super(json.getValue());
+            this.json = json;
+        }
+
+        byte[] utf8() {
+            return json.utf8;
+        }
+    }
+}
