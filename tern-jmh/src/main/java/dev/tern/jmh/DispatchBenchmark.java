@@ -74,6 +74,17 @@ public class DispatchBenchmark {
         }
     }
 
+    /** A {@code search_users} call answering 100 users (~30 KB), inline as above: the result's size dominates. */
+    @Benchmark
+    public byte[] modernLargeResultInline() {
+        ServerChannel channel = server.connect(inlineDispatch);
+        try {
+            return inlineDispatch.call(channel, Messages.MODERN_SEARCH_USERS);
+        } finally {
+            channel.close();
+        }
+    }
+
     @Benchmark
     public byte[] legacyToolCall() {
         return dispatch.call(session, Messages.LEGACY_GET_USER);

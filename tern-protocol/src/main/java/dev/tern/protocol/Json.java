@@ -42,15 +42,12 @@ public final class Json {
 
     /**
      * {@code value} serialized once by the shared mapper, as a {@link #rawJson} node whose {@link #rawText} is that
-     * JSON: Tern's codec copies the mapper's UTF-8 into messages, and a text block of the same text
-     * ({@link #stringNode}) from the same bytes, escaped once.
+     * JSON (lone surrogates replaced, as {@link #rawJson} does): Tern's codec copies its UTF-8 into messages, and
+     * escapes the same bytes for a text block of the same text ({@link #stringNode}).
      */
     public static JsonNode rawJsonOf(Object value) {
-        Utf8Json json = Utf8Json.of(DEFAULT.writeValueAsBytes(value));
-        if (json == null) {
-            return rawJson(DEFAULT.writeValueAsString(value));
-        }
-        return JsonNodeFactory.instance.rawValueNode(new RawValue(json));
+        String json = JsonRpcCodec.wellFormed(DEFAULT.writeValueAsString(value));
+        return JsonNodeFactory.instance.rawValueNode(new RawValue(Utf8Json.of(json)));
     }
 
     /** The JSON text of a {@link #rawJson} or {@link #rawJsonOf} node; {@code null} for any other node. */

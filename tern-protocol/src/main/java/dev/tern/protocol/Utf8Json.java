@@ -10,25 +10,21 @@ import tools.jackson.core.io.JsonStringEncoder;
 import tools.jackson.databind.node.StringNode;
 
 /**
- * JSON text as UTF-8 bytes a generator copies as they are: a value the mapper serialized once is written both as a
- * member and, escaped from the same bytes, as a text block's string, without being encoded from characters again.
- * Its string form is decoded when first asked for.
+ * JSON text with its UTF-8, which a generator copies as it is: a value the mapper serialized once is written both as
+ * a member and, escaped from the same bytes, as a text block's string, without being encoded from characters again.
  */
 final class Utf8Json implements SerializableString {
     private final byte[] utf8;
-    private String text;
+    private final String text;
 
     private Utf8Json(byte[] utf8, String text) {
         this.utf8 = utf8;
         this.text = text;
     }
 
-    /**
-     * The JSON a mapper wrote, or {@code null} when it holds a lone surrogate (written as a {@code \uD800} escape),
-     * which {@link Json#rawJson(String)} replaces instead.
-     */
-    static Utf8Json of(byte[] utf8) {
-        return hasSurrogateEscape(utf8) ? null : new Utf8Json(utf8, null);
+    /** {@code json}, well-formed (no lone surrogates), with its UTF-8. */
+    static Utf8Json of(String json) {
+        return new Utf8Json(json.getBytes(StandardCharsets.UTF_8), json);
     }
 
     /** A string node of this JSON's text that Tern's codec writes by escaping these bytes ({@link #utf8()}). */
@@ -40,43 +36,21 @@ final class Utf8Json implements SerializableString {
         return utf8;
     }
 
-    static boolean hasSurrogateEscape(byte[] utf8) {
-        for (int i = 0; i < utf8.length - 3; i++) {
-            if (utf8[i] == '\\') {
-                if (utf8[i + 1] == 'u' && (utf8[i + 2] | 0x20) == 'd' && isUpperHalf(utf8[i + 3])) {
-                    return true;
-                }
-                i++;
-            }
-        }
-        return false;
-    }
-
-    /** 8-9 and a-f (either case): the second hex digit of a surrogate's code unit, D800-DFFF. */
-    private static boolean isUpperHalf(byte b) {
-        return (b >= '8' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
-    }
-
     // -------------------------------------------------------------------- SerializableString: written raw
 
     @Override
     public String getValue() {
-        String t = text;
-        if (t == null) {
-            t = new String(utf8, StandardCharsets.UTF_8);
-            text = t;
-        }
-        return t;
+        return text;
     }
 
     @Override
     public String toString() {
-        return getValue();
+        return text;
     }
 
     @Override
     public int charLength() {
-        return getValue().length();
+        return text.length();
     }
 
     @Override

@@ -312,17 +312,4 @@ class JsonRpcRoundTripTest {
         assertThat(back.result().at("/structuredContent/name").stringValue()).isEqualTo("cut \ufffd");
         assertThat(back.result().at("/content/0/text").stringValue()).contains("cut \ufffd");
     }
-
-    @Test
-    void surrogateEscapesAreFoundOnlyWhereTheyAreEscapes() {
-        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\uD83D\""))).isTrue();
-        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\udfff\""))).isTrue();
-        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\\\uD83D\""))).isFalse();
-        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"a\\u0041\\ud7ff\""))).isFalse();
-        assertThat(Utf8Json.hasSurrogateEscape(bytes("\"\\u"))).isFalse();
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }
