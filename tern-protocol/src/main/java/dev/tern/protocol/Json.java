@@ -71,6 +71,12 @@ public final class Json {
         return JsonNodeFactory.instance.stringNode(text);
     }
 
+    /** Whether {@code result}'s structured content is a {@link #rawJsonOf} node (its text blocks may repeat it). */
+    static boolean holdsUtf8Json(JsonNode result) {
+        return result instanceof ObjectNode object && object.get("structuredContent") instanceof POJONode pojo
+                && pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json;
+    }
+
     /** Whether {@code node} is a {@link #rawJson} or {@link #rawJsonOf} node holding a JSON object. */
     public static boolean isRawObject(JsonNode node) {
         String text = rawText(node);

@@ -247,7 +247,11 @@ public final class JsonRpcCodec {
             case JsonRpcResult r -> {
                 writeId(gen, r.id());
                 gen.writeName("result");
-                writeResult(gen, r.result(), 0);
+                if (Json.holdsUtf8Json(r.result())) {
+                    writeResult(gen, r.result(), 0);
+                } else {
+                    gen.writeTree(r.result());
+                }
             }
             case JsonRpcFailure f -> {
                 writeId(gen, f.id());
@@ -266,9 +270,10 @@ public final class JsonRpcCodec {
     }
 
     /**
-     * Writes a result's tree as the generator would, but for the top levels (where results keep their content blocks)
-     * walked here: the string node of {@link Json#stringNode} is written escaped from the UTF-8 it carries, and leaves
-     * go to the generator without the serializer lookup of {@code writeTree}.
+     * Writes the tree of a tool result holding a value serialized once as the generator would, but for its top levels
+     * (where results keep their content blocks), walked here: the string node of {@link Json#stringNode} is written
+     * escaped from the UTF-8 it carries, and leaves go to the generator without the serializer lookup of
+     * {@code writeTree}.
      */
     private static void writeResult(JsonGenerator gen, JsonNode node, int depth) {
         if (depth > RESULT_LEVELS_WALKED) {

@@ -84,24 +84,23 @@ final class Utf8Json implements SerializableString {
 
     @Override
     public int appendUnquoted(char[] buffer, int offset) {
-        String t = getValue();
-        if (offset + t.length() > buffer.length) {
+        if (offset + text.length() > buffer.length) {
             return -1;
         }
-        t.getChars(0, t.length(), buffer, offset);
-        return t.length();
+        text.getChars(0, text.length(), buffer, offset);
+        return text.length();
     }
 
     // The escaped forms, for a generator that writes this as a string value rather than raw: never on Tern's path.
 
     @Override
     public char[] asQuotedChars() {
-        return JsonStringEncoder.getInstance().quoteAsCharArray(getValue());
+        return JsonStringEncoder.getInstance().quoteAsCharArray(text);
     }
 
     @Override
     public byte[] asQuotedUTF8() {
-        return JsonStringEncoder.getInstance().quoteAsUTF8(getValue());
+        return JsonStringEncoder.getInstance().quoteAsUTF8(text);
     }
 
     @Override
