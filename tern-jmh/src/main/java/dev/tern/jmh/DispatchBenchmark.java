@@ -56,37 +56,32 @@ public class DispatchBenchmark {
 
     @Benchmark
     public byte[] modernToolCall() {
-        ServerChannel channel = server.connect(dispatch);
-        try {
-            return dispatch.call(channel, Messages.MODERN_GET_USER);
-        } finally {
-            channel.close();
-        }
+        return stateless(dispatch, Messages.MODERN_GET_USER);
     }
 
     @Benchmark
     public byte[] modernToolCallInline() {
-        ServerChannel channel = server.connect(inlineDispatch);
-        try {
-            return inlineDispatch.call(channel, Messages.MODERN_GET_USER);
-        } finally {
-            channel.close();
-        }
+        return stateless(inlineDispatch, Messages.MODERN_GET_USER);
     }
 
     /** A {@code search_users} call answering 100 users (~30 KB), inline as above: the result's size dominates. */
     @Benchmark
     public byte[] modernLargeResultInline() {
-        ServerChannel channel = server.connect(inlineDispatch);
-        try {
-            return inlineDispatch.call(channel, Messages.MODERN_SEARCH_USERS);
-        } finally {
-            channel.close();
-        }
+        return stateless(inlineDispatch, Messages.MODERN_SEARCH_USERS);
     }
 
     @Benchmark
     public byte[] legacyToolCall() {
         return dispatch.call(session, Messages.LEGACY_GET_USER);
+    }
+
+    /** {@code request} on a channel of its own, as the HTTP transport serves a 2026-07-28 POST. */
+    private byte[] stateless(Dispatch through, byte[] request) {
+        ServerChannel channel = server.connect(through);
+        try {
+            return through.call(channel, request);
+        } finally {
+            channel.close();
+        }
     }
 }

@@ -60,11 +60,7 @@ final class Utf8Json implements SerializableString {
 
     @Override
     public int appendUnquotedUTF8(byte[] buffer, int offset) {
-        if (offset + utf8.length > buffer.length) {
-            return -1;
-        }
-        System.arraycopy(utf8, 0, buffer, offset, utf8.length);
-        return utf8.length;
+        return copy(utf8, buffer, offset);
     }
 
     @Override
@@ -75,11 +71,7 @@ final class Utf8Json implements SerializableString {
 
     @Override
     public int putUnquotedUTF8(ByteBuffer buffer) {
-        if (utf8.length > buffer.remaining()) {
-            return -1;
-        }
-        buffer.put(utf8);
-        return utf8.length;
+        return put(utf8, buffer);
     }
 
     @Override
@@ -105,12 +97,7 @@ final class Utf8Json implements SerializableString {
 
     @Override
     public int appendQuotedUTF8(byte[] buffer, int offset) {
-        byte[] quotedBytes = asQuotedUTF8();
-        if (offset + quotedBytes.length > buffer.length) {
-            return -1;
-        }
-        System.arraycopy(quotedBytes, 0, buffer, offset, quotedBytes.length);
-        return quotedBytes.length;
+        return copy(asQuotedUTF8(), buffer, offset);
     }
 
     @Override
@@ -132,12 +119,25 @@ final class Utf8Json implements SerializableString {
 
     @Override
     public int putQuotedUTF8(ByteBuffer buffer) {
-        byte[] quotedBytes = asQuotedUTF8();
-        if (quotedBytes.length > buffer.remaining()) {
+        return put(asQuotedUTF8(), buffer);
+    }
+
+    /** {@code bytes} into {@code buffer} at {@code offset}: their count, or -1 when they do not fit. */
+    private static int copy(byte[] bytes, byte[] buffer, int offset) {
+        if (offset + bytes.length > buffer.length) {
             return -1;
         }
-        buffer.put(quotedBytes);
-        return quotedBytes.length;
+        System.arraycopy(bytes, 0, buffer, offset, bytes.length);
+        return bytes.length;
+    }
+
+    /** {@code bytes} into {@code buffer}: their count, or -1 when they do not fit. */
+    private static int put(byte[] bytes, ByteBuffer buffer) {
+        if (bytes.length > buffer.remaining()) {
+            return -1;
+        }
+        buffer.put(bytes);
+        return bytes.length;
     }
 
     /**
