@@ -33,24 +33,20 @@ public final class Json {
 
     /**
      * A node that writes {@code json}, text a mapper has already serialized, as it is: a value serialized once can
-     * then appear both as a string and as a member of a message. Lone surrogates in it become U+FFFD, as
-     * {@link JsonRpcCodec#encode} writes every other string. Read it with {@link #materialize}.
+     * then appear both as a string ({@link #stringNode}) and as a member of a message, and Tern's codec writes both from
+     * the same UTF-8 bytes. Lone surrogates in it become U+FFFD, as {@link JsonRpcCodec#encode} writes every other
+     * string. Read it with {@link #rawText} or {@link #materialize}.
      */
     public static JsonNode rawJson(String json) {
-        return JsonNodeFactory.instance.rawValueNode(new RawValue(JsonRpcCodec.wellFormed(json)));
+        return JsonNodeFactory.instance.rawValueNode(new RawValue(Utf8Json.of(JsonRpcCodec.wellFormed(json))));
     }
 
-    /**
-     * {@code value} serialized once by the shared mapper, as a {@link #rawJson} node whose {@link #rawText} is that
-     * JSON (lone surrogates replaced, as {@link #rawJson} does): Tern's codec copies its UTF-8 into messages, and
-     * escapes the same bytes for a text block of the same text ({@link #stringNode}).
-     */
+    /** {@code value} serialized once by the shared mapper, as a {@link #rawJson} node. */
     public static JsonNode rawJsonOf(Object value) {
-        String json = JsonRpcCodec.wellFormed(DEFAULT.writeValueAsString(value));
-        return JsonNodeFactory.instance.rawValueNode(new RawValue(Utf8Json.of(json)));
+        return rawJson(DEFAULT.writeValueAsString(value));
     }
 
-    /** The JSON text of a {@link #rawJson} or {@link #rawJsonOf} node; {@code null} for any other node. */
+    /** The JSON text of a {@link #rawJson} node; {@code null} for any other node. */
     public static String rawText(JsonNode node) {
         if (node instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw) {
             return String.valueOf(raw.rawValue());
@@ -60,7 +56,7 @@ public final class Json {
 
     /**
      * A string node of {@code text}. When {@code text} is the very string {@link #rawText} gives for {@code json}, a
-     * {@link #rawJsonOf} node, the codec writes it escaped from that node's bytes instead of encoding it again; it is
+     * {@link #rawJson} node, the codec writes it escaped from that node's bytes instead of encoding it again; it is
      * a plain string node to everything else.
      */
     public static JsonNode stringNode(String text, JsonNode json) {
@@ -71,19 +67,19 @@ public final class Json {
         return JsonNodeFactory.instance.stringNode(text);
     }
 
-    /** Whether {@code result}'s structured content is a {@link #rawJsonOf} node (its text blocks may repeat it). */
+    /** Whether {@code result}'s structured content is a {@link #rawJson} node (its text blocks may repeat it). */
     static boolean holdsUtf8Json(JsonNode result) {
         return result instanceof ObjectNode object && object.get("structuredContent") instanceof POJONode pojo
                 && pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json;
     }
 
-    /** Whether {@code node} is a {@link #rawJson} or {@link #rawJsonOf} node holding a JSON object. */
+    /** Whether {@code node} is a {@link #rawJson} node holding a JSON object. */
     public static boolean isRawObject(JsonNode node) {
         String text = rawText(node);
         return text != null && text.startsWith("{");
     }
 
-    /** The tree of a {@link #rawJson} or {@link #rawJsonOf} node, parsed; any other node as it is. */
+    /** The tree of a {@link #rawJson} node, parsed; any other node as it is. */
     public static JsonNode materialize(JsonNode node) {
         String text = rawText(node);
         return text == null ? node : DEFAULT.readTree(text);
