@@ -108,14 +108,12 @@ class NonBlockingHandlersTest {
     void whereTheTransportAllowsItANonBlockingToolRunsOnTheReceivingThreadAndAnswersBeforeReceiveReturns() {
         Peer p = peer().runningNonBlockingHandlersInline();
         RequestId quick = p.send("tools/call", p.modern(call("quick", "{}")));
-        assertThat(tools.quickThread.get()).isSameAs(Thread.currentThread());
-        assertThat(p.responsesTo(quick)).as("answered before receive returned").hasSize(1);
+        assertRanHereAndAnswered(p, quick, tools.quickThread);
         assertThat(p.result(quick).at("/content/0/text").stringValue()).isEqualTo("quick");
 
         RequestId plain = p.send("tools/call", p.modern(call("plain", "{}")));
         assertThat(p.result(plain).at("/content/0/text").stringValue()).isEqualTo("plain");
-        assertThat(tools.plainThread.get()).isNotSameAs(Thread.currentThread());
-        assertThat(tools.plainThread.get().isVirtual()).isTrue();
+        assertRanOnAVirtualThreadOfItsOwn(tools.plainThread);
     }
 
     @Test
@@ -123,8 +121,7 @@ class NonBlockingHandlersTest {
         Peer p = peer().runningNonBlockingHandlersInline();
         ObjectNode read = Json.object().put("uri", "memo://quick");
         RequestId memo = p.send("resources/read", p.modern(read));
-        assertThat(tools.memoThread.get()).isSameAs(Thread.currentThread());
-        assertThat(p.responsesTo(memo)).as("answered before receive returned").hasSize(1);
+        assertRanHereAndAnswered(p, memo, tools.memoThread);
         assertThat(p.result(memo).at("/contents/0/text").stringValue()).isEqualTo("memo");
 
         tools.memoThread.set(null);
@@ -149,8 +146,7 @@ class NonBlockingHandlersTest {
         Peer p = peer();
         RequestId quick = p.send("tools/call", p.modern(call("quick", "{}")));
         assertThat(p.result(quick).at("/content/0/text").stringValue()).isEqualTo("quick");
-        assertThat(tools.quickThread.get()).isNotSameAs(Thread.currentThread());
-        assertThat(tools.quickThread.get().isVirtual()).isTrue();
+        assertRanOnAVirtualThreadOfItsOwn(tools.quickThread);
     }
 
     @Test
@@ -179,5 +175,16 @@ class NonBlockingHandlersTest {
 
         assertThat(result.path("resultType").asString()).isEqualTo("input_required");
         assertThat(result.path("inputRequests").isObject()).isTrue();
+    }
+
+    /** The handler ran on this (the receiving) thread, and the response was sent before {@code receive} returned. */
+    private static void assertRanHereAndAnswered(Peer p, RequestId id, AtomicReference<Thread> ranOn) {
+        assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+        assertThat(p.responsesTo(id)).as("answered before receive returned").hasSize(1);
+    }
+
+    private static void assertRanOnAVirtualThreadOfItsOwn(AtomicReference<Thread> ranOn) {
+        assertThat(ranOn.get()).isNotSameAs(Thread.currentThread());
+        assertThat(ranOn.get().isVirtual()).isTrue();
     }
 }
