@@ -51,7 +51,11 @@ final class DirectCalls {
         });
     }
 
-    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments) {
+    /**
+     * {@code parsed}: whether a {@code structuredContent} the tool's value was serialized to is parsed back into a
+     * tree, or left as the {@link Json#rawJson} node holding that JSON.
+     */
+    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments, boolean parsed) {
         ObjectNode params = Json.object();
         params.put("name", name);
         params.set("arguments", arguments);
@@ -69,7 +73,7 @@ final class DirectCalls {
             }
             ObjectNode result = Methods.invokeTool(e, tool, arguments);
             JsonNode structured = result.get("structuredContent");
-            if (structured != null) {
+            if (parsed && structured != null) {
                 result.set("structuredContent", Json.materialize(structured));
             }
             return new CallOutcome.Done(result);

@@ -176,7 +176,18 @@ public final class McpServer implements AutoCloseable {
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
-        return directCalls.callTool(name, arguments == null ? Json.object() : arguments);
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true);
+    }
+
+    /**
+     * As {@link #callTool}, for a caller that only writes the result out (a REST façade): when the tool returned a
+     * value, the result's {@code structuredContent} is the {@link Json#rawJson} node holding the JSON the value was
+     * serialized to, which every mapper writes as it is, instead of that JSON parsed back into a tree
+     * ({@link Json#materialize} parses it). Saves a parse and a second serialization per call.
+     */
+    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name, ObjectNode arguments) {
+        Objects.requireNonNull(name, "name");
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false);
     }
 
     /**

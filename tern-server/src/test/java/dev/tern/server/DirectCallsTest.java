@@ -86,6 +86,22 @@ class DirectCallsTest {
     }
 
     @Test
+    void anUnparsedCallLeavesTheToolsValueAsTheJsonItWasSerializedTo() throws Exception {
+        CallOutcome.Done parsed = (CallOutcome.Done) await(server.callTool("greet", args("{\"id\":\"ada\"}")));
+        CallOutcome.Done unparsed = (CallOutcome.Done) await(server.callToolUnparsed("greet", args("{\"id\":\"ada\"}")));
+
+        assertThat(Json.rawText(parsed.result().get("structuredContent"))).as("a tree").isNull();
+        String json = Json.rawText(unparsed.result().get("structuredContent"));
+        assertThat(json).as("the serialized value").isEqualTo(unparsed.result().path("content").path(0).path("text").asString());
+        assertThat(Json.materialize(unparsed.result().get("structuredContent")))
+                .isEqualTo(parsed.result().get("structuredContent"));
+        assertThat(Json.mapper().writeValueAsString(unparsed.result()))
+                .as("written the same").isEqualTo(Json.mapper().writeValueAsString(parsed.result()));
+        assertThat(server.callToolUnparsed("nobody_here", args("{}")).get(5, TimeUnit.SECONDS))
+                .isInstanceOf(CallOutcome.NotFound.class);
+    }
+
+    @Test
     void aNonBlockingToolOrResourceRunsOnTheCallingThreadAndIsDoneWhenTheCallReturns() throws Exception {
         CompletableFuture<CallOutcome> call = server.callTool("quick", args("{}"));
         assertThat(call).isDone();

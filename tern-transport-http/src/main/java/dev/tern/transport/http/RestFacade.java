@@ -20,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The REST façade over a server's registry: {@code POST /rest/tools/{name}} with the arguments as the JSON body,
  * {@code GET /rest/resources?uri=...}, and the OpenAPI 3.1 document at {@code /openapi.json}. Calls take the path of
- * {@code tools/call} and {@code resources/read} through {@link McpServer#callTool} and {@link McpServer#readResource}.
+ * {@code tools/call} and {@code resources/read} through {@link McpServer#callToolUnparsed} (a tool's value is written
+ * from the JSON it was serialized to once) and {@link McpServer#readResource}.
  *
  * <p>Statuses: 200 with the tool's {@code structuredContent} (its {@code content} array when it has none); 400 for a
  * body that is not a JSON object; 404 for an unknown tool or resource; 422 for arguments that break the input schema
@@ -76,7 +77,7 @@ final class RestFacade {
                     "The body must be a JSON object holding the tool's arguments", null));
             return;
         }
-        CompletableFuture<CallOutcome> call = server.callTool(name, object);
+        CompletableFuture<CallOutcome> call = server.callToolUnparsed(name, object);
         exchange.onClientGone(() -> call.cancel(false));
         call.thenAccept(outcome -> HttpRoutes.write(exchange, toolResponse(name, outcome)));
     }

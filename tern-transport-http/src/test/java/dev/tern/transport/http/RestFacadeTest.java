@@ -150,6 +150,7 @@ class RestFacadeTest {
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.contentType()).isEqualTo("application/json");
         assertThat(r.json()).isEqualTo(Json.mapper().valueToTree(PEOPLE.get("1")));
+        assertThat(r.body()).as("the value as it was serialized").isEqualTo(Json.mapper().writeValueAsString(PEOPLE.get("1")));
     }
 
     @Test
