@@ -27,6 +27,7 @@ import dev.tern.bench.BenchResult;
 import dev.tern.bench.ColdStart;
 import dev.tern.bench.Comparison;
 import dev.tern.bench.Durations;
+import dev.tern.bench.GcPauses;
 import dev.tern.bench.LoadRunner;
 import dev.tern.bench.LoadSpec;
 import dev.tern.bench.Operation;
@@ -520,6 +521,12 @@ final class BenchCommand implements Callable<Integer> {
                 + "compare ...), so that the load generator takes no CPU from the server.")
         String serverCpus;
 
+        @CommandLine.Option(names = "--server-jfr", paramLabel = "FILE", description = "Record the server with JDK Flight "
+                + "Recorder (settings=profile: CPU samples, allocation, locks, GC) from its start to its end into FILE "
+                + "(open it with JDK Mission Control, or jfr view FILE), and print the share of the measured time it "
+                + "spent paused for garbage collection.")
+        Path serverJfr;
+
         @CommandLine.Mixin
         Output output = new Output();
 
@@ -543,7 +550,9 @@ final class BenchCommand implements Callable<Integer> {
                 err.println("tern bench compare: " + e.getMessage());
                 return 2;
             }
-            Process server = startServer(serverTiming, serverCpus);
+            Process server = startServer(serverTiming, serverCpus, serverJfr);
+            java.time.Instant measuredFrom = null;
+            java.time.Instant measuredTo = null;
             try {
                 URI mcp = awaitUrl(server);
                 err.println("tern bench compare: serving user-directory at " + mcp + " (pid " + server.pid() + ")");
@@ -580,9 +589,11 @@ final class BenchCommand implements Callable<Integer> {
                                     : LoadSpec.openLoop(rate, spec.warmup()));
                         }
                     }
+                    measuredFrom = java.time.Instant.now();
                     for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
                         runs.add(run(e.getValue(), e.getKey(), spec, output.quiet));
                     }
+                    measuredTo = java.time.Instant.now();
                 } finally {
                     runners.values().forEach(LoadRunner::close);
                 }
@@ -597,16 +608,38 @@ final class BenchCommand implements Callable<Integer> {
                 return 1;
             } finally {
                 stop(server);
+                if (serverJfr != null) {
+                    reportRecording(err, measuredFrom, measuredTo);
+                }
+            }
+        }
+
+        /** Where the server's recording is, and its GC pauses over the runs (each with its warm-up; no priming). */
+        private void reportRecording(PrintStream err, java.time.Instant from, java.time.Instant to) {
+            if (!java.nio.file.Files.isRegularFile(serverJfr)) {
+                err.println("tern bench compare: the server left no recording at " + serverJfr);
+                return;
+            }
+            err.println("tern bench compare: the server's JFR recording is " + serverJfr);
+            if (from == null || to == null) {
+                return;
+            }
+            try {
+                err.println("tern bench compare: server " + GcPauses.read(serverJfr, from, to).describe()
+                        + " of the runs");
+            } catch (java.io.IOException | RuntimeException e) {
+                err.println("tern bench compare: cannot read " + serverJfr + ": " + e.getMessage());
             }
         }
 
         private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
 
-        private static Process startServer(boolean serverTiming, String serverCpus) throws java.io.IOException {
+        private static Process startServer(boolean serverTiming, String serverCpus, Path jfr)
+                throws java.io.IOException {
             String java = ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             List<String> command = serverCommand(java, ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                    System.getProperty("java.class.path"), serverTiming, serverCpus);
+                    System.getProperty("java.class.path"), serverTiming, serverCpus, jfr);
             try {
                 return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             } catch (java.io.IOException e) {
@@ -617,15 +650,22 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
 
-        /** The child server's command line: under {@code taskset -c} when {@code serverCpus} is given. */
+        /**
+         * The child server's command line: under {@code taskset -c} when {@code serverCpus} is given, recorded by JFR
+         * into {@code jfr} when given (written when the server exits).
+         */
         static List<String> serverCommand(String java, List<String> ownJvmOptions, String classPath,
-                boolean serverTiming, String serverCpus) {
+                boolean serverTiming, String serverCpus, Path jfr) {
             List<String> command = new java.util.ArrayList<>();
             if (serverCpus != null) {
                 command.addAll(List.of("taskset", "-c", serverCpus));
             }
             command.add(java);
             command.addAll(serverJvmOptions(ownJvmOptions));
+            if (jfr != null) {
+                command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                        + jfr.toAbsolutePath());
+            }
             command.addAll(List.of("-cp", classPath, Main.class.getName(),
                     "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0"));
             if (serverTiming) {

@@ -185,8 +185,18 @@ class BenchCommandTest {
     void compareServesTheUserDirectoryInAChildAndComparesAtOneRate(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("compare.json");
         Path md = dir.resolve("compare.md");
+        Path jfr = dir.resolve("server.jfr");
         assertThat(Main.run(Map.of(), "bench", "compare", "--rate", "100", "--duration", "1s", "--warmup", "500ms",
-                "--server-cpus", "0", "-q", "--json", out.toString(), "--md", md.toString())).isZero();
+                "--server-cpus", "0", "--server-jfr", jfr.toString(), "-q", "--json", out.toString(), "--md",
+                md.toString())).isZero();
+
+        try (var recording = new jdk.jfr.consumer.RecordingFile(jfr)) {
+            boolean cpuSampled = false;
+            while (recording.hasMoreEvents() && !cpuSampled) {
+                cpuSampled = recording.readEvent().getEventType().getName().equals("jdk.ExecutionSample");
+            }
+            assertThat(cpuSampled).as("the server's recording has CPU samples (settings=profile)").isTrue();
+        }
 
         BenchResult result = Reports.readJson(out);
         assertThat(result.runs()).extracting(RunResult::name).startsWith("MCP modern", "MCP legacy");
@@ -221,11 +231,14 @@ class BenchCommandTest {
     void compareRunsItsServerUnderTasksetOnlyWhenGivenCpus() {
         var own = java.util.List.of("-XX:+UseSerialGC", "-agentpath:/x/libprofiler.so=start");
 
-        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", false, null))
+        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", false, null, null))
                 .containsExactly("/jdk/bin/java", "-XX:+UseSerialGC", "-cp", "tern.jar", Main.class.getName(), "serve",
                         "--example", "user-directory", "--host", "127.0.0.1", "--port", "0");
-        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", true, "0,2-3"))
+        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", true, "0,2-3", null))
                 .startsWith("taskset", "-c", "0,2-3", "/jdk/bin/java", "-XX:+UseSerialGC")
                 .endsWith("--port", "0", "--server-timing");
+        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", false, null, Path.of("s.jfr")))
+                .containsSubsequence("/jdk/bin/java", "-XX:+UseSerialGC", "-XX:StartFlightRecording=settings=profile,"
+                        + "dumponexit=true,filename=" + Path.of("s.jfr").toAbsolutePath(), "-cp", "tern.jar");
     }
 }
