@@ -143,8 +143,9 @@ final class McpEndpoint {
     }
 
     /**
-     * Admits a request that is not JSON-RPC (a plain route, the REST façade): it counts in flight like an MCP POST
-     * and a shutdown that outlasts it answers 503. Returns false when it was refused with 503.
+     * Admits a request (an MCP POST, a plain route, the REST façade): it counts in flight until it is done, and a
+     * shutdown that outlasts it ends it. Returns false when it was refused with 503 (shutting down, or too many in
+     * flight).
      */
     boolean admit(HttpExchange exchange) {
         if (draining) {
@@ -158,26 +159,19 @@ final class McpEndpoint {
                     "Service unavailable: too many requests in flight, retry shortly");
             return false;
         }
-        exchange.onDone(inFlight::decrementAndGet);
-        track(exchange);
+        open.add(exchange);
+        exchange.onDone(() -> {
+            inFlight.decrementAndGet();
+            open.remove(exchange);
+        });
         return true;
     }
 
     /** Serves a POST whose whole body has arrived. */
     void handlePost(HttpHeaders headers, byte[] body, HttpExchange exchange) {
-        if (draining) {
-            unavailable(exchange);
+        if (!admit(exchange)) {
             return;
         }
-        if (inFlight.incrementAndGet() > options.maxInFlight()) {
-            inFlight.decrementAndGet();
-            exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
-            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
-                    "Service unavailable: too many requests in flight, retry shortly");
-            return;
-        }
-        exchange.onDone(inFlight::decrementAndGet);
-        track(exchange);
         if (options.sseReplies()) {
             exchange.sseReplies();
         }
