@@ -523,8 +523,8 @@ final class BenchCommand implements Callable<Integer> {
 
         @CommandLine.Option(names = "--server-jfr", paramLabel = "FILE", description = "Record the server with JDK Flight "
                 + "Recorder (settings=profile: CPU samples, allocation, locks, GC) from its start to its end into FILE "
-                + "(open it with JDK Mission Control, or jfr view FILE), and print the share of the measured time it "
-                + "spent paused for garbage collection.")
+                + "(open it with JDK Mission Control, or jfr view FILE), and print the share of the runs' time (their "
+                + "warm-ups included) it spent paused for garbage collection.")
         Path serverJfr;
 
         @CommandLine.Mixin
@@ -542,6 +542,10 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 spec = (connections != null ? LoadSpec.closedLoop(connections, Durations.parse(duration))
                         : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
+                if (serverJfr != null && serverJfr.toAbsolutePath().toString().contains(",")) {
+                    throw new IllegalArgumentException("--server-jfr takes a path without commas (they separate JFR's "
+                            + "options), not '" + serverJfr + "'");
+                }
                 if (serverCpus != null && !CPU_LIST.matcher(serverCpus).matches()) {
                     throw new IllegalArgumentException("--server-cpus takes a CPU list such as 0 or 0,2-3, not '"
                             + serverCpus + "'");

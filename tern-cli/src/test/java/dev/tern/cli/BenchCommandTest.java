@@ -179,6 +179,7 @@ class BenchCommandTest {
         assertThat(bench("--url", "http://127.0.0.1:1/mcp", "--rate", "10", "--duration", "1s")).isEqualTo(1);
         assertThat(bench("compare", "--server-cpus", "first")).isEqualTo(2);
         assertThat(bench("compare", "--server-cpus", "0,")).isEqualTo(2);
+        assertThat(bench("compare", "--server-jfr", "a,b.jfr")).isEqualTo(2);
     }
 
     @Test
