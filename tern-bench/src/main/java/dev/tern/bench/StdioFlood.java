@@ -110,8 +110,12 @@ public final class StdioFlood {
         long errors = 0;
         int okShape = -1;
         long startNanos = 0;
-        long[] startCounters = new long[3];
+        long[] startCounters = new long[4];
         Thread startSnapshot = null;
+        // Reading /proc for every server thread takes milliseconds of CPU, which on a small machine delays the replies
+        // of that moment: the counters are read a tenth of the warm-up before the measured window, and the CPU figures
+        // are divided by the replies since then.
+        long snapshotAt = warmup - warmup / 10;
         // Load the classes and code of the snapshots now: at the start of the measured window they must not hold
         // up this thread (replies would queue behind it and count as latency).
         cpu(serverCpu);
@@ -156,14 +160,17 @@ public final class StdioFlood {
                     if (writerWaiting && sent - r <= window / 2) {
                         LockSupport.unpark(writer);
                     }
-                    if (r == warmup) {
-                        startNanos = System.nanoTime();
-                        // Reading /proc for every server thread takes milliseconds: off the reading thread.
+                    if (r == snapshotAt) {
                         startSnapshot = Thread.ofPlatform().name("flood-snapshot").start(() -> {
+                            long before = received;
                             startCounters[0] = cpu(serverCpu);
                             startCounters[1] = ownCpu();
                             startCounters[2] = contextSwitches(server.pid());
+                            startCounters[3] = (before + received) / 2;
                         });
+                    }
+                    if (r == warmup) {
+                        startNanos = System.nanoTime();
                     }
                     if (r == total) {
                         break;
@@ -181,12 +188,17 @@ public final class StdioFlood {
             long serverCpuStart = startCounters[0];
             long ownCpuStart = startCounters[1];
             long switchesStart = startCounters[2];
+            long sampledReplies = received - startCounters[3];
             long serverCpuEnd = cpu(serverCpu);
             long ownCpuEnd = ownCpu();
             long switchesEnd = contextSwitches(server.pid());
             writerDone = true;
             writer.join(TimeUnit.SECONDS.toMillis(5));
-            server.getOutputStream().close();
+            try {
+                server.getOutputStream().close();
+            } catch (IOException serverGone) {
+                // it exited already (its stdin is closed with it)
+            }
             if (!server.waitFor(10, TimeUnit.SECONDS)) {
                 server.destroy();
                 server.waitFor(5, TimeUnit.SECONDS);
@@ -206,8 +218,9 @@ public final class StdioFlood {
                     latency.getValueAtPercentile(50) / 1e6, latency.getValueAtPercentile(90) / 1e6,
                     latency.getValueAtPercentile(99) / 1e6, latency.getValueAtPercentile(99.9) / 1e6,
                     latency.getMaxValue() / 1e6,
-                    (serverCpuEnd - serverCpuStart) / 1e3 / measured,
-                    (switchesEnd - switchesStart) / (double) measured, (ownCpuEnd - ownCpuStart) / 1e3 / measured,
+                    (serverCpuEnd - serverCpuStart) / 1e3 / sampledReplies,
+                    (switchesEnd - switchesStart) / (double) sampledReplies,
+                    (ownCpuEnd - ownCpuStart) / 1e3 / sampledReplies,
                     errors);
         }
         return errors == 0 && received == total ? 0 : 1;

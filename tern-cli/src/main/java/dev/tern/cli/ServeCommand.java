@@ -181,7 +181,6 @@ final class ServeCommand implements Callable<Integer> {
         // Nothing but protocol messages may reach stdout: stray prints go to stderr.
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
         StdioServerTransport transport = StdioServerTransport.builder(server)
-                .input(System.in)
                 .output(stdout)
                 .shutdownDeadline(shutdownTimeout)
                 .build();
