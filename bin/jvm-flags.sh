@@ -61,12 +61,28 @@ tern_runtime_flags_for() {
   fi
 }
 
-# Prints the number of CPUs this process may use: those it may run on (nproc), or fewer when a cgroup CPU quota allows
-# less (cgroup v2 cpu.max, v1 cpu.cfs_quota_us over cpu.cfs_period_us; rounded up), as in a container with a CPU
-# limit. $1: the cgroup file system's root (default /sys/fs/cgroup). 0 when nothing can be read.
-tern_cpu_count() {
-  local root="${1:-/sys/fs/cgroup}" cpus quota="" period="" limit
-  cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)
+# Sets tern_cpus to the number of CPUs this process may use: those it may run on (its affinity, as nproc counts them),
+# or fewer when a cgroup CPU quota allows less (cgroup v2 cpu.max, v1 cpu.cfs_quota_us over cpu.cfs_period_us; rounded
+# up), as in a container with a CPU limit. $1: the cgroup file system's root (default /sys/fs/cgroup). 0 when nothing
+# can be read. Builtins only where /proc is there (the launcher runs it before every start).
+tern_count_cpus() {
+  local root="${1:-/sys/fs/cgroup}" cpus=0 quota="" period="" limit line list range
+  if [ -r /proc/self/status ]; then
+    while IFS= read -r line; do
+      case "$line" in
+        Cpus_allowed_list:*) list=${line#*:}; break ;;
+      esac
+    done </proc/self/status
+    for range in ${list//,/ }; do
+      case "$range" in
+        *-*) cpus=$((cpus + ${range#*-} - ${range%-*} + 1)) ;;
+        *) cpus=$((cpus + 1)) ;;
+      esac
+    done
+  fi
+  if [ "$cpus" -eq 0 ]; then
+    cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)
+  fi
   if [ -r "$root/cpu.max" ]; then
     read -r quota period <"$root/cpu.max" || true
   elif [ -r "$root/cpu/cpu.cfs_quota_us" ] && [ -r "$root/cpu/cpu.cfs_period_us" ]; then
@@ -79,5 +95,11 @@ tern_cpu_count() {
       cpus=$limit
     fi
   fi
-  echo "$cpus"
+  tern_cpus=$cpus
+}
+
+# Prints what tern_count_cpus finds.
+tern_cpu_count() {
+  tern_count_cpus "$@"
+  echo "$tern_cpus"
 }

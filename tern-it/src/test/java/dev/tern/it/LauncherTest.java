@@ -110,6 +110,30 @@ class LauncherTest {
     }
 
     @Test
+    void theCpuCountIsTheCpusThisProcessMayRunOn() throws Exception {
+        NodeTools.Result pinned = NodeTools.run(List.of("taskset", "-c", "0", "bash", "-c",
+                "source bin/jvm-flags.sh && tern_cpu_count"), NodeTools.root(), Map.of(), TIMEOUT);
+
+        assertThat(pinned.exitCode()).as(pinned.describe()).isZero();
+        assertThat(pinned.stdout().strip()).isEqualTo("1");
+    }
+
+    @Test
+    void aJarNewerThanItsCacheIsTrainedAgainOnceAndTheNewCacheUsed() throws Exception {
+        version("", "on");
+        Path jar = NodeTools.root().resolve("tern-cli/target/tern.jar");
+        Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.from(java.time.Instant.now()));
+
+        NodeTools.Result retrained = version("", "on");
+        NodeTools.Result next = version("", "on");
+
+        assertThat(retrained.stderr()).contains("preparing the start-up cache");
+        assertThat(retrained.stdout()).containsAnyOf("-XX:AOTCache=", "-XX:SharedArchiveFile=");
+        assertThat(next.stderr()).doesNotContain("preparing the start-up cache");
+        assertThat(next.stdout()).containsAnyOf("-XX:AOTCache=", "-XX:SharedArchiveFile=");
+    }
+
+    @Test
     void replayOfTheTrainingProfilesSetInTernJavaOptsIsKept() throws Exception {
         String options = "-XX:+UnlockDiagnosticVMOptions -XX:+AOTReplayTraining";
         version(options, "on");
