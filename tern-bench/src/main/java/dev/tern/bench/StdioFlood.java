@@ -45,6 +45,7 @@ public final class StdioFlood {
     private volatile long received;
     private volatile boolean writerDone;
     private volatile boolean writerWaiting;
+    private volatile boolean readerDone;
     private volatile Thread writer;
 
     private StdioFlood(long warmup, long requests, int window, long rate, long seconds, String tool, String args) {
@@ -106,21 +107,35 @@ public final class StdioFlood {
             }
             server.destroy();
         });
-        Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        // The reading loop below is the same code from the first reply to the last: [0] takes the warm-up's latencies,
+        // [1] the measured ones, picked without a branch. A branch first taken at the window's start would make the
+        // JIT throw away the loop's compiled code there and compile it again while the replies queue.
+        Histogram[] latencies = {new Histogram(TimeUnit.SECONDS.toNanos(60), 3),
+            new Histogram(TimeUnit.SECONDS.toNanos(60), 3)};
+        Histogram latency = latencies[1];
+        long highestLatency = latency.getHighestTrackableValue();
+        long[] replyTimes = new long[2]; // [1]: when the last warm-up reply came
         long errors = 0;
         int okShape = -1;
-        long startNanos = 0;
         long[] startCounters = new long[4];
-        Thread startSnapshot = null;
-        // Reading /proc for every server thread takes milliseconds of CPU, which on a small machine delays the replies
-        // of that moment: the counters are read a tenth of the warm-up before the measured window, and the CPU figures
-        // are divided by the replies since then.
-        long snapshotAt = warmup - warmup / 10;
-        // Load the classes and code of the snapshots now: at the start of the measured window they must not hold
-        // up this thread (replies would queue behind it and count as latency).
+        // Load the classes and code of the snapshots now, not in the middle of the load.
         cpu(serverCpu);
         ownCpu();
         contextSwitches(server.pid());
+        // Reading /proc for every server thread takes milliseconds of CPU, which on a small machine delays the replies
+        // of that moment: a thread of its own reads the counters a tenth of the warm-up before the measured window, and
+        // the CPU figures are divided by the replies since then.
+        long snapshotAt = warmup - warmup / 10;
+        Thread startSnapshot = Thread.ofPlatform().name("flood-snapshot").start(() -> {
+            while (received < snapshotAt && !readerDone) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            long before = received;
+            startCounters[0] = cpu(serverCpu);
+            startCounters[1] = ownCpu();
+            startCounters[2] = contextSwitches(server.pid());
+            startCounters[3] = (before + received) / 2;
+        });
         byte[] chunk = new byte[1 << 16];
         byte[] line = new byte[1 << 16];
         int lineLength = 0;
@@ -153,24 +168,13 @@ public final class StdioFlood {
                     lineLength = 0;
                     long r = received + 1;
                     received = r;
-                    if (r > warmup && id > 0 && id <= total) {
-                        latency.recordValue(Math.min(Math.max(0, now - intendedNanos[(int) id]),
-                                latency.getHighestTrackableValue()));
+                    replyTimes[(int) (((r ^ warmup) - 1) >>> 63)] = now; // index 1 only when r == warmup
+                    if (id > 0 && id <= total) {
+                        latencies[(int) ((warmup - r) >>> 63)].recordValue( // index 1 once r > warmup
+                                Math.min(Math.max(0, now - intendedNanos[(int) id]), highestLatency));
                     }
                     if (writerWaiting && sent - r <= window / 2) {
                         LockSupport.unpark(writer);
-                    }
-                    if (r == snapshotAt) {
-                        startSnapshot = Thread.ofPlatform().name("flood-snapshot").start(() -> {
-                            long before = received;
-                            startCounters[0] = cpu(serverCpu);
-                            startCounters[1] = ownCpu();
-                            startCounters[2] = contextSwitches(server.pid());
-                            startCounters[3] = (before + received) / 2;
-                        });
-                    }
-                    if (r == warmup) {
-                        startNanos = System.nanoTime();
                     }
                     if (r == total) {
                         break;
@@ -182,13 +186,13 @@ public final class StdioFlood {
             }
         } finally {
             long endNanos = System.nanoTime();
-            if (startSnapshot != null) {
-                startSnapshot.join();
-            }
+            readerDone = true;
+            startSnapshot.join();
+            long startNanos = received >= warmup ? replyTimes[1] : 0;
             long serverCpuStart = startCounters[0];
             long ownCpuStart = startCounters[1];
             long switchesStart = startCounters[2];
-            long sampledReplies = received - startCounters[3];
+            long sampledReplies = Math.max(1, received - startCounters[3]);
             long serverCpuEnd = cpu(serverCpu);
             long ownCpuEnd = ownCpu();
             long switchesEnd = contextSwitches(server.pid());

@@ -37,10 +37,10 @@ class StdioFloodTest {
 
     @Test
     void closedLoopKeepsAtMostTheWindowInFlightAndCountsEveryReply() throws Exception {
-        Run run = flood(List.of("--requests", "5000", "--warmup", "5000", "--window", "16"), echoServer());
+        Run run = flood(List.of("--requests", "60000", "--warmup", "20000", "--window", "16"), echoServer());
 
         assertThat(run.exitCode).as(run.output).isZero();
-        assertThat(run.output).contains("closed, window 16", "calls 5000 ", "errors 0");
+        assertThat(run.output).contains("closed, window 16", "calls 60000 ", "errors 0");
         assertThat(number(run.output, "server CPU/call us")).isPositive();
     }
 
