@@ -7,17 +7,25 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads a local process's CPU time and resident set size from {@code /proc/<pid>/stat} (utime + stime, in clock ticks)
- * and {@code /proc/<pid>/status} ({@code VmRSS}), summed over the process and its live descendants (so that a server
- * started through a wrapper script is measured, not the script). Linux only; elsewhere {@link #sample()} returns null.
+ * Reads a local process's CPU time and resident set size from {@code /proc/<pid>/stat} (utime + stime in clock ticks,
+ * rss in pages), summed over the process and its live descendants (so that a server started through a wrapper script
+ * is measured, not the script). The descendants are looked up again at most every few seconds, or when one has gone:
+ * finding them reads every process's {@code stat}, milliseconds of CPU that a sampler ticking every second during a
+ * measurement would take from the machine it measures. Linux only; elsewhere {@link #sample()} returns null.
  */
 public final class ProcessSampler {
+    private static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static volatile long clockTicksPerSecond;
+    private static volatile long pageBytes;
 
     private final long pid;
+    private final long rescanNanos;
+    private long[] descendants;
+    private long scannedAt;
 
-    private ProcessSampler(long pid) {
+    ProcessSampler(long pid, long rescanNanos) {
         this.pid = pid;
+        this.rescanNanos = rescanNanos;
     }
 
     /** One reading: CPU time used so far and the current resident set size. */
@@ -28,7 +36,7 @@ public final class ProcessSampler {
         if (pid <= 0) {
             throw new IllegalArgumentException("pid: " + pid + " (expected: > 0)");
         }
-        return new ProcessSampler(pid);
+        return new ProcessSampler(pid, RESCAN_NANOS);
     }
 
     public long pid() {
@@ -36,18 +44,26 @@ public final class ProcessSampler {
     }
 
     /** Reads the figures of the process and its descendants now; null when the process is gone or unreadable. */
-    public Sample sample() {
+    public synchronized Sample sample() {
         Sample root = sample(pid);
         if (root == null) {
             return null;
         }
+        long now = System.nanoTime();
+        if (descendants == null || now - scannedAt >= rescanNanos) {
+            descendants = ProcessHandle.of(pid).map(p -> p.descendants().mapToLong(ProcessHandle::pid).toArray())
+                    .orElse(new long[0]);
+            scannedAt = now;
+        }
         long cpu = root.cpuNanos();
         long rss = root.rssBytes();
-        for (ProcessHandle child : ProcessHandle.of(pid).map(p -> p.descendants().toList()).orElse(List.of())) {
-            Sample s = sample(child.pid());
+        for (long child : descendants) {
+            Sample s = sample(child);
             if (s != null) {
                 cpu += s.cpuNanos();
                 rss += s.rssBytes();
+            } else {
+                descendants = null; // gone (its pid may be reused): look again next time
             }
         }
         return new Sample(cpu, rss);
@@ -60,31 +76,35 @@ public final class ProcessSampler {
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // fields 14 (utime), 15 (stime)
             long cpuNanos = ticks * 1_000_000_000L / clockTicks();
-            long rss = 0;
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    rss = Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024;
-                    break;
-                }
-            }
+            long rss = Long.parseLong(fields[21]) * pageBytes(); // field 24 (rss), what status calls VmRSS
             return new Sample(cpuNanos, rss);
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
+    static long pageBytes() {
+        long bytes = pageBytes;
+        if (bytes == 0) {
+            bytes = getconf("PAGESIZE", 4096);
+            pageBytes = bytes;
+        }
+        return bytes;
+    }
+
     static long clockTicks() {
         long ticks = clockTicksPerSecond;
         if (ticks == 0) {
-            ticks = readClockTicks();
+            ticks = getconf("CLK_TCK", 100);
             clockTicksPerSecond = ticks;
         }
         return ticks;
     }
 
-    private static long readClockTicks() {
+    /** A positive number from {@code getconf NAME}, or {@code fallback} (what every Linux build on x86-64 uses). */
+    private static long getconf(String name, long fallback) {
         try {
-            Process p = new ProcessBuilder(List.of("getconf", "CLK_TCK")).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(List.of("getconf", name)).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).strip();
             if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) {
                 long value = Long.parseLong(out);
@@ -93,10 +113,10 @@ public final class ProcessSampler {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // fall through to the value every Linux build uses
+            // fall through
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return 100;
+        return fallback;
     }
 }

@@ -85,6 +85,54 @@ class PiecesTest {
     }
 
     @Test
+    void processSamplerReadsTheResidentSetSizeThatStatusShows() throws Exception {
+        long vmRss = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+                .filter(line -> line.startsWith("VmRSS:"))
+                .mapToLong(line -> Long.parseLong(line.substring(6).replace("kB", "").strip()) * 1024)
+                .findFirst().orElseThrow();
+
+        long sampled = ProcessSampler.of(ProcessHandle.current().pid()).sample().rssBytes();
+
+        assertThat(sampled).isBetween(vmRss - vmRss / 10, vmRss + vmRss / 10);
+    }
+
+    @Test
+    void processSamplerLooksForDescendantsAgainWhenOneHasGone() throws Exception {
+        Process wrapper = new ProcessBuilder("sh", "-c", "sleep 20; sleep 20").start();
+        try {
+            ProcessHandle first = awaitChild(wrapper, -1);
+            ProcessSampler sampler = new ProcessSampler(wrapper.pid(), Long.MAX_VALUE);
+            ProcessSampler.Sample withFirst = sampler.sample();
+            assertThat(withFirst.rssBytes()).isGreaterThan(ProcessSampler.sample(wrapper.pid()).rssBytes());
+
+            first.destroyForcibly();
+            first.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            awaitChild(wrapper, first.pid());
+            ProcessSampler.Sample firstGone = sampler.sample();
+            ProcessSampler.Sample withSecond = sampler.sample();
+
+            assertThat(firstGone.rssBytes()).isLessThan(withFirst.rssBytes());
+            assertThat(withSecond.rssBytes()).isGreaterThan(firstGone.rssBytes());
+        } finally {
+            wrapper.descendants().forEach(ProcessHandle::destroyForcibly);
+            wrapper.destroyForcibly().waitFor();
+        }
+    }
+
+    /** The wrapper's child once there is one other than {@code not}. */
+    private static ProcessHandle awaitChild(Process wrapper, long not) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            java.util.Optional<ProcessHandle> child = wrapper.children().filter(c -> c.pid() != not).findAny();
+            if (child.isPresent()) {
+                return child.get();
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the wrapper started no child");
+    }
+
+    @Test
     void processSamplerCountsWhatAWrapperStarted() throws Exception {
         Process wrapper = new ProcessBuilder("sh", "-c", "sleep 20; true").start();
         try {
