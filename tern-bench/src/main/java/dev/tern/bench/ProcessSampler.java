@@ -15,8 +15,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProcessSampler {
     private static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(5);
-    private static volatile long clockTicksPerSecond;
-    private static volatile long pageBytes;
 
     private final long pid;
     private final long rescanNanos;
@@ -84,21 +82,17 @@ public final class ProcessSampler {
     }
 
     static long pageBytes() {
-        long bytes = pageBytes;
-        if (bytes == 0) {
-            bytes = getconf("PAGESIZE", 4096);
-            pageBytes = bytes;
-        }
-        return bytes;
+        return SystemConstants.PAGE_BYTES;
     }
 
     static long clockTicks() {
-        long ticks = clockTicksPerSecond;
-        if (ticks == 0) {
-            ticks = getconf("CLK_TCK", 100);
-            clockTicksPerSecond = ticks;
-        }
-        return ticks;
+        return SystemConstants.CLOCK_TICKS;
+    }
+
+    /** What getconf says, asked once (a process each) when first needed. */
+    private static final class SystemConstants {
+        static final long CLOCK_TICKS = getconf("CLK_TCK", 100);
+        static final long PAGE_BYTES = getconf("PAGESIZE", 4096);
     }
 
     /** A positive number from {@code getconf NAME}, or {@code fallback} (what every Linux build on x86-64 uses). */
