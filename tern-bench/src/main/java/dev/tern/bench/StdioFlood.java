@@ -136,7 +136,7 @@ public final class StdioFlood {
             startCounters[2] = contextSwitches(server.pid());
             startCounters[3] = (before + received) / 2;
         });
-        byte[] chunk = new byte[1 << 16];
+        byte[] chunk = new byte[8 * 1024]; // a larger read of a pipe mallocs a buffer per call (see the stdio transport)
         byte[] line = new byte[1 << 16];
         int lineLength = 0;
         InputStream in = server.getInputStream();
@@ -231,7 +231,7 @@ public final class StdioFlood {
     }
 
     private void writeLoop(OutputStream out) {
-        byte[] buffer = new byte[1 << 16];
+        byte[] buffer = new byte[8 * 1024]; // as for reads: a larger write mallocs a buffer per call
         int requestBytes = ID_PREFIX.length + 20 + requestTail.length;
         try {
             // The schedule starts at the first reply, so that the server's start-up leaves no backlog behind it.
