@@ -28,7 +28,7 @@ public final class Json {
     }
 
     public static ObjectNode object() {
-        return JsonNodeFactory.instance.objectNode();
+        return CompactNodeFactory.INSTANCE.objectNode();
     }
 
     /**
@@ -99,6 +99,7 @@ public final class Json {
                 .recyclerPool(JsonRecyclerPools.sharedHybridPool())
                 .build();
         return JsonMapper.builder(factory)
+                .nodeFactory(CompactNodeFactory.INSTANCE)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -124,26 +124,55 @@ final class AnnotatedFeatures {
                     (RequestContext ctx, Object args) -> invoke(service, m, ctx, Map.of(only, args))).build();
         }
         List<SchemaGenerator.Property> properties = new ArrayList<>();
-        Map<String, JavaType> types = new HashMap<>();
         for (Parameter p : inputs) {
-            SchemaGenerator.Property property = property(p);
-            properties.add(property);
-            types.put(property.name(), Json.mapper().getTypeFactory().constructType(p.getParameterizedType()));
+            properties.add(property(p));
         }
         ObjectNode schema = SchemaGenerator.objectSchema(properties);
         ObjectNode defaults = SchemaGenerator.defaults(schema);
         b.inputSchema(schema);
-        return b.handler((ctx, arguments) -> {
-            ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
-            Map<Parameter, Object> values = new HashMap<>();
-            for (int i = 0; i < inputs.size(); i++) {
-                Parameter p = inputs.get(i);
-                String key = properties.get(i).name();
-                JsonNode node = args.get(key);
-                values.put(p, node == null || node.isNull() ? absent(p.getType()) : ArgumentBinder.bind(node, types.get(key)));
+        ToolArguments plan = new ToolArguments(m, properties);
+        return b.handler((ctx, arguments) -> ToolResults.from(
+                call(service, m, plan.values(ctx, ArgumentBinder.applyDefaults(arguments, defaults))), structured))
+                .build();
+    }
+
+    /**
+     * How a tool method's parameters are filled from a call's arguments, worked out once when the tool is registered:
+     * for each parameter, the request context or the argument of its name bound to its type.
+     */
+    private static final class ToolArguments {
+        private final Class<?>[] types;
+        /** The argument's name for each parameter; null for the request context. */
+        private final String[] names;
+        private final JavaType[] javaTypes;
+
+        ToolArguments(Method m, List<SchemaGenerator.Property> properties) {
+            Parameter[] params = m.getParameters();
+            types = new Class<?>[params.length];
+            names = new String[params.length];
+            javaTypes = new JavaType[params.length];
+            int input = 0;
+            for (int i = 0; i < params.length; i++) {
+                types[i] = params[i].getType();
+                if (types[i] != RequestContext.class) {
+                    names[i] = properties.get(input++).name();
+                    javaTypes[i] = Json.mapper().getTypeFactory().constructType(params[i].getParameterizedType());
+                }
             }
-            return ToolResults.from(invoke(service, m, ctx, values), structured);
-        }).build();
+        }
+
+        Object[] values(RequestContext ctx, ObjectNode args) {
+            Object[] values = new Object[names.length];
+            for (int i = 0; i < names.length; i++) {
+                if (names[i] == null) {
+                    values[i] = ctx;
+                } else {
+                    JsonNode node = args.get(names[i]);
+                    values[i] = node == null || node.isNull() ? absent(types[i]) : ArgumentBinder.bind(node, javaTypes[i]);
+                }
+            }
+            return values;
+        }
     }
 
     private static Boolean hint(boolean set) {
