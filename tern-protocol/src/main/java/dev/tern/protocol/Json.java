@@ -28,7 +28,7 @@ public final class Json {
     }
 
     public static ObjectNode object() {
-        return CompactNodeFactory.INSTANCE.objectNode();
+        return JsonNodeFactory.instance.objectNode();
     }
 
     /**
@@ -99,7 +99,6 @@ public final class Json {
                 .recyclerPool(JsonRecyclerPools.sharedHybridPool())
                 .build();
         return JsonMapper.builder(factory)
-                .nodeFactory(CompactNodeFactory.INSTANCE)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
