@@ -120,8 +120,14 @@ final class AnnotatedFeatures {
         }
         if (inputs.size() == 1 && inputs.get(0).getType().isRecord() && !inputs.get(0).isAnnotationPresent(Arg.class)) {
             Parameter only = inputs.get(0);
-            return b.handler(only.getParameterizedType(),
-                    (RequestContext ctx, Object args) -> invoke(service, m, ctx, Map.of(only, args))).build();
+            Class<?>[] types = m.getParameterTypes();
+            return b.handler(only.getParameterizedType(), (RequestContext ctx, Object args) -> {
+                Object[] values = new Object[types.length];
+                for (int i = 0; i < types.length; i++) {
+                    values[i] = types[i] == RequestContext.class ? ctx : args;
+                }
+                return call(service, m, values);
+            }).build();
         }
         List<SchemaGenerator.Property> properties = new ArrayList<>();
         for (Parameter p : inputs) {
