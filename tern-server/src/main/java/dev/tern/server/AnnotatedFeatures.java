@@ -119,15 +119,9 @@ final class AnnotatedFeatures {
             }
         }
         if (inputs.size() == 1 && inputs.get(0).getType().isRecord() && !inputs.get(0).isAnnotationPresent(Arg.class)) {
-            Parameter only = inputs.get(0);
-            Class<?>[] types = m.getParameterTypes();
-            return b.handler(only.getParameterizedType(), (RequestContext ctx, Object args) -> {
-                Object[] values = new Object[types.length];
-                for (int i = 0; i < types.length; i++) {
-                    values[i] = types[i] == RequestContext.class ? ctx : args;
-                }
-                return call(service, m, values);
-            }).build();
+            MethodCall call = new MethodCall(service, m);
+            return b.handler(inputs.get(0).getParameterizedType(),
+                    (RequestContext ctx, Object args) -> call.invoke(ctx, (i, argument) -> args)).build();
         }
         List<SchemaGenerator.Property> properties = new ArrayList<>();
         for (Parameter p : inputs) {
@@ -136,49 +130,20 @@ final class AnnotatedFeatures {
         ObjectNode schema = SchemaGenerator.objectSchema(properties);
         ObjectNode defaults = SchemaGenerator.defaults(schema);
         b.inputSchema(schema);
-        ToolArguments plan = new ToolArguments(m, properties);
-        return b.handler((ctx, arguments) -> ToolResults.from(
-                call(service, m, plan.values(ctx, ArgumentBinder.applyDefaults(arguments, defaults))), structured))
-                .build();
-    }
-
-    /**
-     * How a tool method's parameters are filled from a call's arguments, worked out once when the tool is registered:
-     * for each parameter, the request context or the argument of its name bound to its type.
-     */
-    private static final class ToolArguments {
-        private final Class<?>[] types;
-        /** The argument's name for each parameter; null for the request context. */
-        private final String[] names;
-        private final JavaType[] javaTypes;
-
-        ToolArguments(Method m, List<SchemaGenerator.Property> properties) {
-            Parameter[] params = m.getParameters();
-            types = new Class<?>[params.length];
-            names = new String[params.length];
-            javaTypes = new JavaType[params.length];
-            int input = 0;
-            for (int i = 0; i < params.length; i++) {
-                types[i] = params[i].getType();
-                if (types[i] != RequestContext.class) {
-                    names[i] = properties.get(input++).name();
-                    javaTypes[i] = Json.mapper().getTypeFactory().constructType(params[i].getParameterizedType());
-                }
-            }
+        MethodCall call = new MethodCall(service, m);
+        Type[] declared = m.getGenericParameterTypes();
+        JavaType[] types = new JavaType[declared.length];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = call.types[i] == RequestContext.class ? null
+                    : Json.mapper().getTypeFactory().constructType(declared[i]);
         }
-
-        Object[] values(RequestContext ctx, ObjectNode args) {
-            Object[] values = new Object[names.length];
-            for (int i = 0; i < names.length; i++) {
-                if (names[i] == null) {
-                    values[i] = ctx;
-                } else {
-                    JsonNode node = args.get(names[i]);
-                    values[i] = node == null || node.isNull() ? absent(types[i]) : ArgumentBinder.bind(node, javaTypes[i]);
-                }
-            }
-            return values;
-        }
+        return b.handler((ctx, arguments) -> {
+            ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
+            return ToolResults.from(call.invoke(ctx, (i, argument) -> {
+                JsonNode node = args.get(argument);
+                return node == null || node.isNull() ? absent(call.types[i]) : ArgumentBinder.bind(node, types[i]);
+            }), structured);
+        }).build();
     }
 
     private static Boolean hint(boolean set) {
@@ -197,7 +162,7 @@ final class AnnotatedFeatures {
 
     private static SchemaGenerator.Property property(Parameter p) {
         Arg arg = p.getAnnotation(Arg.class);
-        String name = arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
+        String name = argumentName(p);
         String description = arg == null ? null : arg.description();
         boolean required = arg == null || arg.required();
         String defaultValue = arg == null || arg.defaultValue().isEmpty() ? null : arg.defaultValue();
@@ -220,17 +185,10 @@ final class AnnotatedFeatures {
         Resource a = m.getAnnotation(Resource.class);
         String name = a.name().isEmpty() ? m.getName() : a.name();
         String mimeType = a.mimeType().isEmpty() ? null : a.mimeType();
-        ResourceHandler handler = (ctx, uri, variables) -> {
-            Map<Parameter, Object> values = new HashMap<>();
-            for (Parameter p : m.getParameters()) {
-                if (p.getType() == String.class) {
-                    Arg arg = p.getAnnotation(Arg.class);
-                    String key = arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
-                    values.put(p, variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null);
-                }
-            }
-            return readResult(uri, mimeType, invoke(service, m, ctx, values));
-        };
+        MethodCall call = new MethodCall(service, m);
+        ResourceHandler handler = (ctx, uri, variables) -> readResult(uri, mimeType, call.invoke(ctx, (i, key) ->
+                call.types[i] != String.class ? null
+                        : variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null));
         if (UriTemplate.isTemplate(a.uri())) {
             ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handler(handler)
                     .nonBlocking(a.nonBlocking());
@@ -285,7 +243,6 @@ final class AnnotatedFeatures {
         if (!a.description().isEmpty()) {
             b.description(a.description());
         }
-        Map<Parameter, String> names = new HashMap<>();
         for (Parameter p : m.getParameters()) {
             if (p.getType() == RequestContext.class) {
                 continue;
@@ -296,13 +253,11 @@ final class AnnotatedFeatures {
             SchemaGenerator.Property property = property(p);
             b.argument(property.name(), property.description() == null || property.description().isEmpty()
                     ? null : property.description(), property.required());
-            names.put(p, property.name());
         }
         completers.getOrDefault(name, Map.of()).forEach(b::complete);
+        MethodCall call = new MethodCall(service, m);
         return b.handler((ctx, arguments) -> {
-            Map<Parameter, Object> values = new HashMap<>();
-            names.forEach((p, n) -> values.put(p, arguments.get(n)));
-            Object result = invoke(service, m, ctx, values);
+            Object result = call.invoke(ctx, (i, argument) -> arguments.get(argument));
             return switch (result) {
                 case null -> GetPromptResult.of(null);
                 case GetPromptResult r -> r;
@@ -330,13 +285,48 @@ final class AnnotatedFeatures {
 
     // ---------------------------------------------------------------- invocation
 
-    private static Object invoke(Object service, Method m, RequestContext ctx, Map<Parameter, Object> values) throws Exception {
-        Parameter[] params = m.getParameters();
-        Object[] args = new Object[params.length];
-        for (int i = 0; i < params.length; i++) {
-            args[i] = params[i].getType() == RequestContext.class ? ctx : values.get(params[i]);
+    /** The name a feature method's parameter goes by among a call's arguments. */
+    private static String argumentName(Parameter p) {
+        Arg arg = p.getAnnotation(Arg.class);
+        return arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
+    }
+
+    /**
+     * A feature method and how its parameters are filled for a call, worked out once when the feature is registered:
+     * a {@link RequestContext} parameter gets the call's context, any other the value the feature finds for its
+     * argument name.
+     */
+    private static final class MethodCall {
+        /** The value of parameter {@code index}, the argument named {@code name}. */
+        interface Arguments {
+            Object value(int index, String name);
         }
-        return call(service, m, args);
+
+        final Class<?>[] types;
+        private final Object service;
+        private final Method method;
+        /** Each parameter's argument name; null for the request context. */
+        private final String[] names;
+
+        MethodCall(Object service, Method method) {
+            this.service = service;
+            this.method = method;
+            Parameter[] params = method.getParameters();
+            types = new Class<?>[params.length];
+            names = new String[params.length];
+            for (int i = 0; i < params.length; i++) {
+                types[i] = params[i].getType();
+                names[i] = types[i] == RequestContext.class ? null : argumentName(params[i]);
+            }
+        }
+
+        Object invoke(RequestContext ctx, Arguments arguments) throws Exception {
+            Object[] values = new Object[names.length];
+            for (int i = 0; i < names.length; i++) {
+                values[i] = names[i] == null ? ctx : arguments.value(i, names[i]);
+            }
+            return call(service, method, values);
+        }
     }
 
     private static Object call(Object service, Method m, Object[] args) throws Exception {
