@@ -65,6 +65,8 @@ final class HttpExchange {
     private volatile ServerTiming timing;
     /** A successful JSON answer goes as the one event of an SSE stream. */
     private boolean sseReplies;
+    /** Written on the event loop and waiting for its {@link FlushBatch}; only the event loop reads or sets it. */
+    private boolean flushPending;
 
     HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits,
             AtomicInteger pendingWatches, Runnable onDone) {
@@ -243,7 +245,9 @@ final class HttpExchange {
             ByteBuf primer = Unpooled.copiedBuffer(priming, StandardCharsets.UTF_8);
             write(new DefaultHttpContent(primer), primer.readableBytes(), false);
         }
-        ctx.flush();
+        if (!flushAfterTurn()) {
+            ctx.flush();
+        }
         if (keepAliveEvery != null) {
             keepAliveTask = ctx.executor().scheduleAtFixedRate(this::keepAlive, keepAliveEvery.toMillis(),
                     keepAliveEvery.toMillis(), TimeUnit.MILLISECONDS);
@@ -338,10 +342,14 @@ final class HttpExchange {
         }
     }
 
-    /** Writes (and flushes, if asked) one message, counting its bytes until the connection has taken them. */
+    /**
+     * Writes (and flushes, if asked) one message, counting its bytes until the connection has taken them. On the event
+     * loop the flush waits for the end of the loop's turn ({@link FlushBatch}).
+     */
     private io.netty.channel.ChannelFuture write(Object message, long bytes, boolean flush) {
         queued.addAndGet(bytes);
-        io.netty.channel.ChannelFuture f = flush ? ctx.writeAndFlush(message) : ctx.write(message);
+        boolean batched = flush && flushAfterTurn();
+        io.netty.channel.ChannelFuture f = flush && !batched ? ctx.writeAndFlush(message) : ctx.write(message);
         f.addListener(done -> {
             long left = queued.addAndGet(-bytes);
             completedWrites.incrementAndGet();
@@ -349,11 +357,39 @@ final class HttpExchange {
                 writesDrained();
             }
         });
-        if (bytes > 0 && writeWatch == null && !f.isDone()) {
+        if (!batched && bytes > 0 && !f.isDone()) {
+            watchUnlessWatched();
+        }
+        return f;
+    }
+
+    /** On the event loop, leaves this exchange's flush to the loop's {@link FlushBatch}; false elsewhere. */
+    private boolean flushAfterTurn() {
+        if (!ctx.executor().inEventLoop()) {
+            return false;
+        }
+        if (!flushPending) {
+            flushPending = FlushBatch.flushAfterTurn(this, ctx.executor());
+        }
+        return flushPending;
+    }
+
+    /** Flushes what this exchange wrote since the event loop's turn began; called by {@link FlushBatch}. */
+    void flushBatched() {
+        flushPending = false;
+        ctx.flush();
+        synchronized (this) {
+            if (queued.get() > 0 && ctx.channel().isActive()) {
+                watchUnlessWatched();
+            }
+        }
+    }
+
+    private void watchUnlessWatched() {
+        if (writeWatch == null) {
             writesAtLastWatch = completedWrites.get();
             watchWrites();
         }
-        return f;
     }
 
     /**
