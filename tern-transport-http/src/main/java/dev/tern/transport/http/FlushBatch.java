@@ -10,7 +10,7 @@ import io.netty.util.concurrent.FastThreadLocal;
  * The exchanges an event loop wrote to since it last ran its tasks, flushed together once it has handled every
  * connection that was ready. An event loop reads the ready connections one after another; flushing each answer as it
  * is written wakes a client that has already taken the previous one and gone back to waiting, once per answer, and
- * that wake-up costs the server a few microseconds of kernel time (more than the rest of a small answer's send on a
+ * that wake-up costs the server a few microseconds of kernel time (about half of a small answer's send on a
  * virtual machine). Flushed at the end of the loop's turn, answers arrive together and a waiting client is woken
  * once. An answer waits at most for the rest of the turn: at low load a turn holds one request, and the flush follows
  * its write at once.
