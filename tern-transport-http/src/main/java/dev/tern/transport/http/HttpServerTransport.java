@@ -299,6 +299,9 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         }
         endpoint.shutdown(Duration.ofSeconds(2));
+        // The answers just written are flushed at the end of their event loop's turn (FlushBatch): a flush queued
+        // here runs before the close queued next, so none is dropped unsent with its connection.
+        connections.open().flush();
         connections.open().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
