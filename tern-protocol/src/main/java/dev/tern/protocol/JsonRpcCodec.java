@@ -47,6 +47,7 @@ public final class JsonRpcCodec {
      * which the parser's own detection would find with a set of the names of every object it reads.
      */
     private final ObjectReader treeReader;
+    private final PlainMessageReader plainReader;
 
     public JsonRpcCodec(CodecLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
@@ -55,6 +56,7 @@ public final class JsonRpcCodec {
         this.treeReader = mapper.reader()
                 .without(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+        this.plainReader = new PlainMessageReader(mapper);
     }
 
     public static JsonRpcCodec withDefaults() {
@@ -81,6 +83,12 @@ public final class JsonRpcCodec {
         if (encodingProblem != null) {
             return parseError(encodingProblem);
         }
+        Decoded plain = plainReader.read(bytes, offset, length);
+        return plain != null ? plain : decodeAsTree(bytes, offset, length);
+    }
+
+    /** Reads a message of checked size and encoding as a tree, then its envelope: every case, every error. */
+    Decoded decodeAsTree(byte[] bytes, int offset, int length) {
         JsonNode tree;
         try {
             tree = treeReader.readTree(bytes, offset, length);

@@ -1,10 +1,18 @@
 package dev.tern.protocol;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The checks Jackson leaves to us: MCP messages are UTF-8 without a byte-order mark, and a string may not hold a
  * lone UTF-16 surrogate, neither as raw bytes nor as an escaped code unit. One linear pass over the bytes.
  */
 final class Utf8Check {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
     private Utf8Check() {
     }
 
@@ -18,7 +26,12 @@ final class Utf8Check {
             return "Parse error: UTF-16 or UTF-32 text; messages must be UTF-8";
         }
         boolean expectLowSurrogate = false;
-        for (int i = offset; i < end; i++) {
+        int i = offset;
+        while (i < end) {
+            if (!expectLowSurrogate && end - i >= Long.BYTES && isPlain((long) LONGS.get(b, i))) {
+                i += Long.BYTES;
+                continue;
+            }
             int c = b[i] & 0xFF;
             if (c == 0) {
                 return "Parse error: NUL byte; messages must be UTF-8 JSON";
@@ -38,20 +51,32 @@ final class Utf8Check {
                         return "Parse error: lone surrogate in a string";
                     }
                     expectLowSurrogate = high;
-                    i += 5;
+                    i += 6;
                     continue;
                 }
                 if (expectLowSurrogate) {
                     return "Parse error: lone surrogate in a string";
                 }
-                i++;
+                i += 2;
                 continue;
             }
             if (expectLowSurrogate) {
                 return "Parse error: lone surrogate in a string";
             }
+            i++;
         }
         return expectLowSurrogate ? "Parse error: lone surrogate in a string" : null;
+    }
+
+    /** Whether none of the eight bytes in {@code word} is a NUL, a backslash or part of a multi-byte character. */
+    private static boolean isPlain(long word) {
+        long backslashes = word ^ (ONES * '\\');
+        return ((word | hasZeroByte(word) | hasZeroByte(backslashes)) & HIGH_BITS) == 0;
+    }
+
+    /** The high bit of each byte set where {@code word}'s byte is zero (and maybe above one): never 0 when one is. */
+    private static long hasZeroByte(long word) {
+        return (word - ONES) & ~word;
     }
 
     private static int hex4(byte[] b, int at) {
