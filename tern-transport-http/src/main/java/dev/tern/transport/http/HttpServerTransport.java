@@ -146,6 +146,7 @@ public final class HttpServerTransport implements AutoCloseable {
     }
 
     private void configure(ChannelPipeline p) {
+        p.addLast(FlushBeforeClose.NAME, FlushBeforeClose.INSTANCE);
         p.addLast("connections", connections);
         p.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         if (ssl != null) {
@@ -231,7 +232,7 @@ public final class HttpServerTransport implements AutoCloseable {
         return new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
-                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
+                ch.pipeline().addLast(FlushBeforeClose.INSTANCE, new Http2StreamFrameToHttpObjectCodec(true),
                         new McpHttpHandler(endpoint, options, hosts, true));
             }
         });
@@ -299,9 +300,6 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         }
         endpoint.shutdown(Duration.ofSeconds(2));
-        // The answers just written are flushed at the end of their event loop's turn (FlushBatch): a flush queued
-        // here runs before the close queued next, so none is dropped unsent with its connection.
-        connections.open().flush();
         connections.open().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

@@ -110,6 +110,21 @@ class FlushBatchTest {
     }
 
     @Test
+    void aCloseBeforeTheTurnsFlushStillSendsWhatWasWritten() {
+        Connection c = new Connection();
+        c.channel.pipeline().addFirst(FlushBeforeClose.NAME, FlushBeforeClose.INSTANCE);
+        c.turn(() -> {
+            c.exchange().json(HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"last\":true}".getBytes(StandardCharsets.UTF_8));
+            // As a close queued by another thread (a shutdown's) runs before the flush queued at the end of the turn
+            // (through the pipeline: the embedded channel's own close() runs the loop's tasks first).
+            c.channel.pipeline().close();
+        });
+
+        assertThat(c.channel.isOpen()).isFalse();
+        assertThat(drain(c.channel)).containsExactly("{\"last\":true}");
+    }
+
+    @Test
     void bytesTheConnectionDidNotTakeAreWatchedOnceFlushed() {
         AtomicInteger watches = new AtomicInteger();
         Connection c = new Connection();
