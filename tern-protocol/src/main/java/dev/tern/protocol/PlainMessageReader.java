@@ -17,8 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Reads the common case of an incoming message, a request or notification whose members are {@code jsonrpc},
  * {@code id}, {@code method} and an object of {@code params}, in one pass of the parser, without the databind
  * machinery the general tree reader goes through. It gives up, returning {@code null}, on anything else: other
- * members, a member twice, a value of another type, a fractional or out-of-range number, a batch, trailing data or
- * any error of the parser. The codec then reads the message as a tree, which finds the exact error to answer with,
+ * members, a member twice, a value of another type, an integer beyond 64 bits, a batch, trailing data or any error
+ * of the parser. Fractional numbers become doubles, as the codec's tree reader makes them. The codec then reads the message as a tree, which finds the exact error to answer with,
  * so nothing here decides what is wrong with a message, only that it is plainly right.
  */
 final class PlainMessageReader {
@@ -167,6 +167,10 @@ final class PlainMessageReader {
             case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
                 case INT -> nodes.numberNode(parser.getIntValue());
                 case LONG -> nodes.numberNode(parser.getLongValue());
+                default -> null;
+            };
+            case VALUE_NUMBER_FLOAT -> switch (parser.getNumberTypeFP()) {
+                case UNKNOWN, DOUBLE64 -> nodes.numberNode(parser.getDoubleValue());
                 default -> null;
             };
             default -> null;

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import tools.jackson.databind.node.DoubleNode;
 import tools.jackson.databind.node.IntNode;
 import tools.jackson.databind.node.LongNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,7 +44,10 @@ class PlainMessageReaderTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"m\",\"params\":{\"ints\":[0,-0,2147483647,-2147483648,"
                         + "2147483648,-2147483649,9223372036854775807],\"flags\":[true,false,null],"
                         + "\"nested\":[[],{},[{\"a\":[{}]}]],\"text\":\"\\u00e9\\n\\\"\\ud83d\\ude00\",\"\":\"\"}}",
-                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ünïcødé/方法\",\"params\":{\"ключ\":\"значение 😀\"}}");
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ünïcødé/方法\",\"params\":{\"ключ\":\"значение 😀\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"m\",\"params\":{\"x\":1.5,\"y\":-2e-3,\"z\":1E+2,"
+                        + "\"negativeZero\":-0.0,\"tiny\":4.9e-324,\"huge\":1e308,\"overflow\":1e400,"
+                        + "\"long\":0.30000000000000004441}}");
     }
 
     static Stream<String> leftToTheTree() {
@@ -75,7 +79,6 @@ class PlainMessageReaderTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"result\":{}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":\"no\"}}",
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"x\":1.5,\"y\":-2e-3}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"big\":123456789012345678901234567890}}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"} {}",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}x",
@@ -133,6 +136,14 @@ class PlainMessageReaderTest {
         ObjectNode params = ((JsonRpcRequest) ((Decoded.Single) reader.read(bytes, 0, bytes.length)).message()).params();
         assertThat(params.get("i")).isInstanceOf(IntNode.class);
         assertThat(params.get("l")).isInstanceOf(LongNode.class);
+    }
+
+    @Test
+    void fractionsAreDoubles() {
+        byte[] bytes = utf8("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"d\":2.5}}");
+        ObjectNode params = ((JsonRpcRequest) ((Decoded.Single) reader.read(bytes, 0, bytes.length)).message()).params();
+        assertThat(params.get("d")).isInstanceOf(DoubleNode.class);
+        assertThat(params.get("d").doubleValue()).isEqualTo(2.5);
     }
 
     @Test
