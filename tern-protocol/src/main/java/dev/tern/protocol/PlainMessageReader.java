@@ -18,8 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code id}, {@code method} and an object of {@code params}, in one pass of the parser, without the databind
  * machinery the general tree reader goes through. It gives up, returning {@code null}, on anything else: other
  * members, a member twice, a value of another type, an integer beyond 64 bits, a batch, trailing data or any error
- * of the parser. Fractional numbers become doubles, as the codec's tree reader makes them. The codec then reads the message as a tree, which finds the exact error to answer with,
- * so nothing here decides what is wrong with a message, only that it is plainly right.
+ * of the parser (fractions become doubles, as the codec's tree reader makes them). The codec then reads the message
+ * as a tree, which finds the exact error to answer with, so nothing here decides what is wrong with a message, only
+ * that it is plainly right.
  */
 final class PlainMessageReader {
     private static final int JSONRPC = 1;
