@@ -124,9 +124,6 @@ final class PlainMessageReader {
 
     /** The object whose start the parser is at, or {@code null} when it holds a name twice or an unplain value. */
     private ObjectNode readObject(JsonParser parser, int depth) {
-        if (depth > MAX_DEPTH) {
-            return null;
-        }
         ObjectNode object = nodes.objectNode();
         String name;
         while ((name = parser.nextName()) != null) {
@@ -139,9 +136,6 @@ final class PlainMessageReader {
     }
 
     private ArrayNode readArray(JsonParser parser, int depth) {
-        if (depth > MAX_DEPTH) {
-            return null;
-        }
         ArrayNode array = nodes.arrayNode();
         JsonToken token;
         while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
@@ -159,8 +153,8 @@ final class PlainMessageReader {
             return null;
         }
         return switch (token) {
-            case START_OBJECT -> readObject(parser, depth + 1);
-            case START_ARRAY -> readArray(parser, depth + 1);
+            case START_OBJECT -> depth < MAX_DEPTH ? readObject(parser, depth + 1) : null;
+            case START_ARRAY -> depth < MAX_DEPTH ? readArray(parser, depth + 1) : null;
             case VALUE_STRING -> nodes.stringNode(parser.getString());
             case VALUE_TRUE -> nodes.booleanNode(true);
             case VALUE_FALSE -> nodes.booleanNode(false);

@@ -139,6 +139,20 @@ class PlainMessageReaderTest {
     }
 
     @Test
+    void leavesDeepNestingToTheTreeReaderWhateverTheLimit() {
+        JsonRpcCodec deep = new JsonRpcCodec(new CodecLimits(1 << 20, 20_000, 1000, 100, 10));
+        PlainMessageReader deepReader = new PlainMessageReader(deep.mapper());
+        byte[] within = utf8("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"a\":"
+                + "[".repeat(63) + "]".repeat(63) + "}}");
+        byte[] beyond = utf8("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"a\":"
+                + "[".repeat(1_000) + "]".repeat(1_000) + "}}");
+        assertThat(deepReader.read(within, 0, within.length)).isNotNull();
+        assertThat(deepReader.read(beyond, 0, beyond.length)).isNull();
+        assertThat(deep.decode(beyond)).isInstanceOf(Decoded.Single.class)
+                .isEqualTo(deep.decodeAsTree(beyond, 0, beyond.length));
+    }
+
+    @Test
     void fractionsAreDoubles() {
         byte[] bytes = utf8("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"d\":2.5}}");
         ObjectNode params = ((JsonRpcRequest) ((Decoded.Single) reader.read(bytes, 0, bytes.length)).message()).params();

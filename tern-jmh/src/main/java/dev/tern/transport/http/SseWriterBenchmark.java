@@ -108,7 +108,10 @@ public class SseWriterBenchmark {
         return exchange;
     }
 
-    /** Runs the loop's flush, then takes what was written off the channel, as the socket would; returns the bytes, so that none is dead code. */
+    /**
+     * Runs the loop's flush, then takes what was written off the channel, as the socket would; returns the bytes, so
+     * that none is dead code.
+     */
     private static long drain(EmbeddedChannel channel) {
         channel.runPendingTasks();
         long bytes = 0;

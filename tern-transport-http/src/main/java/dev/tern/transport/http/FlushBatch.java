@@ -2,6 +2,7 @@ package dev.tern.transport.http;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -44,7 +45,7 @@ final class FlushBatch implements Runnable {
             }
             try {
                 loop.execute(this);
-            } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+            } catch (RejectedExecutionException shutDown) {
                 return false;
             }
             scheduled = true;
