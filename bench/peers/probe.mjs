@@ -11,12 +11,13 @@
 // an exchange fails or get_user answers anything but the record.
 //
 //   node probe.mjs --url URL [--era legacy|modern] [--id 42[,7,...]] [--expect FILE] [--save FILE]
-//                  [--wait-ms N] [--started-at-ms EPOCH_MS] [--quiet]
+//                  [--wait-ms N] [--started-at-ms EPOCH_MS] [--keep-session] [--quiet]
 //
 // --wait-ms retries the first request until the server answers (connection refused, 5xx) or the time is up;
 // --started-at-ms makes the summary carry startupMs, from then to the end of the first successful get_user;
 // --id asks get_user for each user listed; --save writes the answers' content and structuredContent to FILE, by id;
-// --expect compares them with such a file.
+// --expect compares them with such a file; --keep-session leaves a legacy session open and puts its id in the
+// summary (sessionId), for a load generator to send requests in it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,7 @@ function parseArgs(argv) {
       case '--save': options.save = value(); break;
       case '--wait-ms': options.waitMs = Number(value()); break;
       case '--started-at-ms': options.startedAtMs = Number(value()); break;
+      case '--keep-session': options.keepSession = true; break;
       case '--quiet': options.quiet = true; break;
       default: throw new Error(`unknown option ${name}`);
     }
@@ -270,7 +272,11 @@ async function exchange(options) {
       }
     }
   } finally {
-    await client.close().catch(() => {});
+    if (options.keepSession && client.sessionId) {
+      summary.sessionId = client.sessionId;
+    } else {
+      await client.close().catch(() => {});
+    }
   }
   summary.ok = true;
   return summary;

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -98,6 +103,38 @@ class PeersSmokeTest {
             assertThat(summary.path("session").asBoolean()).as(summary.toString()).isEqualTo(peer.endsWith("-sessions"));
         } finally {
             stop(pid);
+        }
+    }
+
+    /**
+     * {@code --keep-session} (for {@code bench/regenerate}'s peers-pinned section, whose wrk sends its calls in the
+     * session the probe opened) leaves the session open and says its id; without it the probe deletes its session.
+     */
+    @Test
+    void probeKeepsItsSessionOpenWhenAskedTo() throws Exception {
+        JsonNode kept = probe(tern.url(), "legacy", "--keep-session");
+        assertThat(kept.path("ok").asBoolean()).as(kept.toString()).isTrue();
+        String session = kept.path("sessionId").asString();
+        assertThat(session).as(kept.toString()).isNotEmpty();
+        assertThat(callInSession(session).statusCode()).isEqualTo(200);
+
+        JsonNode closed = probe(tern.url(), "legacy");
+        assertThat(closed.path("ok").asBoolean()).as(closed.toString()).isTrue();
+        assertThat(closed.has("sessionId")).as(closed.toString()).isFalse();
+    }
+
+    private static HttpResponse<String> callInSession(String session) throws Exception {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(tern.url()))
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", "2025-11-25")
+                    .header("Mcp-Session-Id", session)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":7,"
+                            + "\"method\":\"tools/call\",\"params\":{\"name\":\"get_user\",\"arguments\":{\"id\":\"42\"}}}"))
+                    .timeout(Duration.ofSeconds(10))
+                    .build();
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
         }
     }
 
