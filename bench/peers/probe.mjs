@@ -16,8 +16,8 @@
 // --wait-ms retries the first request until the server answers (connection refused, 5xx) or the time is up;
 // --started-at-ms makes the summary carry startupMs, from then to the end of the first successful get_user;
 // --id asks get_user for each user listed; --save writes the answers' content and structuredContent to FILE, by id;
-// --expect compares them with such a file; --keep-session leaves a legacy session open and puts its id in the
-// summary (sessionId), for a load generator to send requests in it.
+// --expect compares them with such a file; --keep-session leaves a legacy session open after a successful
+// exchange and puts its id in the summary (sessionId), for a load generator to send requests in it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -271,10 +271,11 @@ async function exchange(options) {
         throw new Error(`echo: unexpected answer ${JSON.stringify(echo.result)}`);
       }
     }
-  } finally {
     if (options.keepSession && client.sessionId) {
       summary.sessionId = client.sessionId;
-    } else {
+    }
+  } finally {
+    if (summary.sessionId === undefined) {
       await client.close().catch(() => {});
     }
   }

@@ -116,22 +116,26 @@ class PeersSmokeTest {
         assertThat(kept.path("ok").asBoolean()).as(kept.toString()).isTrue();
         String session = kept.path("sessionId").asString();
         assertThat(session).as(kept.toString()).isNotEmpty();
-        assertThat(callInSession(session).statusCode()).isEqualTo(200);
+        assertThat(inSession(session, "POST").statusCode()).isEqualTo(200);
+        assertThat(inSession(session, "DELETE").statusCode()).isIn(200, 202, 204);
 
         JsonNode closed = probe(tern.url(), "legacy");
         assertThat(closed.path("ok").asBoolean()).as(closed.toString()).isTrue();
         assertThat(closed.has("sessionId")).as(closed.toString()).isFalse();
     }
 
-    private static HttpResponse<String> callInSession(String session) throws Exception {
+    /** A {@code tools/call} (POST) in the session, or its end (DELETE). */
+    private static HttpResponse<String> inSession(String session, String method) throws Exception {
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"get_user\",\"arguments\":{\"id\":\"42\"}}}";
         try (HttpClient client = HttpClient.newHttpClient()) {
             HttpRequest request = HttpRequest.newBuilder(URI.create(tern.url()))
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
                     .header("MCP-Protocol-Version", "2025-11-25")
                     .header("Mcp-Session-Id", session)
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":7,"
-                            + "\"method\":\"tools/call\",\"params\":{\"name\":\"get_user\",\"arguments\":{\"id\":\"42\"}}}"))
+                    .method(method, method.equals("POST") ? HttpRequest.BodyPublishers.ofString(call)
+                            : HttpRequest.BodyPublishers.noBody())
                     .timeout(Duration.ofSeconds(10))
                     .build();
             return client.send(request, HttpResponse.BodyHandlers.ofString());
