@@ -142,6 +142,12 @@ peers_stop() {
   wait "$pid" 2>/dev/null || true
 }
 
+# The value of member $2 in the one-line JSON $1 (a probe's summary), quotes removed: a number, boolean or string
+# without commas; empty when it is not there.
+json_field() {
+  sed -n "s/.*\"$2\":\([^,}]*\).*/\1/p" <<<"$1" | head -n 1 | tr -d '"'
+}
+
 # Resident set size of a process in MiB (Linux /proc), or "-".
 peers_rss_mib() {
   local kb
