@@ -10,9 +10,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
@@ -53,8 +55,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class HttpFloor implements AutoCloseable {
     private static final int MAX_BODY = 1 << 20;
 
-    private final JsonMapper mapper = JsonMapper.builder().build();
-    private final UserDirectory directory = UserDirectory.generate(1_000);
     private final MultiThreadIoEventLoopGroup boss;
     private final MultiThreadIoEventLoopGroup workers;
     private final Channel server;
@@ -63,6 +63,7 @@ public final class HttpFloor implements AutoCloseable {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        Endpoints endpoints = new Endpoints();
         boss = new MultiThreadIoEventLoopGroup(1, io);
         workers = new MultiThreadIoEventLoopGroup(0, io);
         server = new ServerBootstrap()
@@ -73,10 +74,19 @@ public final class HttpFloor implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), new Handler());
+                        configure(ch.pipeline(), endpoints);
                     }
                 })
                 .bind(new InetSocketAddress(host, port)).sync().channel();
+    }
+
+    /** Sets up a connection's pipeline as the floor's server does, for benchmarks that run it without a network. */
+    public static void configure(ChannelPipeline pipeline) {
+        configure(pipeline, new Endpoints());
+    }
+
+    private static void configure(ChannelPipeline pipeline, Endpoints endpoints) {
+        pipeline.addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), endpoints);
     }
 
     /** Starts serving on {@code host:port} (port 0: any free port). */
@@ -114,7 +124,12 @@ public final class HttpFloor implements AutoCloseable {
         floor.server.closeFuture().sync();
     }
 
-    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    /** The two endpoints, shared by every connection. */
+    @ChannelHandler.Sharable
+    private static final class Endpoints extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private final JsonMapper mapper = JsonMapper.builder().build();
+        private final UserDirectory directory = UserDirectory.generate(1_000);
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
             String uri = request.uri();
@@ -142,84 +157,84 @@ public final class HttpFloor implements AutoCloseable {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
         }
-    }
 
-    private FullHttpResponse rest(ChannelHandlerContext ctx, String id) {
-        Optional<UserDirectory.User> user = directory.find(id);
-        if (user.isEmpty()) {
-            return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND, ctx.alloc().buffer(0));
-        }
-        ByteBuf body = ctx.alloc().buffer(512);
-        mapper.writeValue((java.io.OutputStream) new ByteBufOutputStream(body), user.get());
-        return json(body);
-    }
-
-    private FullHttpResponse mcp(ChannelHandlerContext ctx, ByteBuf content) {
-        JsonNode request;
-        try {
-            request = mapper.readTree((java.io.InputStream) new io.netty.buffer.ByteBufInputStream(content));
-        } catch (RuntimeException e) {
-            return error(ctx, null, -32700, "Parse error");
-        }
-        JsonNode id = request.get("id");
-        JsonNode params = request.path("params");
-        if (!"tools/call".equals(request.path("method").asString(""))
-                || !"get_user".equals(params.path("name").asString(""))) {
-            return error(ctx, id, -32601, "Method not found");
-        }
-        Optional<UserDirectory.User> user = directory.find(params.path("arguments").path("id").asString(""));
-        if (user.isEmpty()) {
-            return error(ctx, id, -32602, "Unknown user");
-        }
-        String record = mapper.writeValueAsString(user.get());
-        ByteBuf body = ctx.alloc().buffer(1024);
-        try (JsonGenerator g = mapper.createGenerator((java.io.OutputStream) new ByteBufOutputStream(body))) {
-            g.writeStartObject();
-            g.writeStringProperty("jsonrpc", "2.0");
-            g.writeName("id");
-            g.writeTree(id);
-            g.writeName("result");
-            g.writeStartObject();
-            g.writeName("content");
-            g.writeStartArray();
-            g.writeStartObject();
-            g.writeStringProperty("type", "text");
-            g.writeStringProperty("text", record);
-            g.writeEndObject();
-            g.writeEndArray();
-            g.writeName("structuredContent");
-            g.writeRawValue(record);
-            g.writeStringProperty("resultType", "complete");
-            g.writeEndObject();
-            g.writeEndObject();
-        }
-        return json(body);
-    }
-
-    private FullHttpResponse error(ChannelHandlerContext ctx, JsonNode id, int code, String message) {
-        ByteBuf body = ctx.alloc().buffer(128);
-        try (JsonGenerator g = mapper.createGenerator((java.io.OutputStream) new ByteBufOutputStream(body))) {
-            g.writeStartObject();
-            g.writeStringProperty("jsonrpc", "2.0");
-            g.writeName("id");
-            if (id == null) {
-                g.writeNull();
-            } else {
-                g.writeTree(id);
+        private FullHttpResponse rest(ChannelHandlerContext ctx, String id) {
+            Optional<UserDirectory.User> user = directory.find(id);
+            if (user.isEmpty()) {
+                return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_FOUND, ctx.alloc().buffer(0));
             }
-            g.writeName("error");
-            g.writeStartObject();
-            g.writeNumberProperty("code", code);
-            g.writeStringProperty("message", message);
-            g.writeEndObject();
-            g.writeEndObject();
+            ByteBuf body = ctx.alloc().buffer(512);
+            mapper.writeValue((java.io.OutputStream) new ByteBufOutputStream(body), user.get());
+            return json(body);
         }
-        return json(body);
-    }
 
-    private static FullHttpResponse json(ByteBuf body) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
-        return response;
+        private FullHttpResponse mcp(ChannelHandlerContext ctx, ByteBuf content) {
+            JsonNode request;
+            try {
+                request = mapper.readTree((java.io.InputStream) new io.netty.buffer.ByteBufInputStream(content));
+            } catch (RuntimeException e) {
+                return error(ctx, null, -32700, "Parse error");
+            }
+            JsonNode id = request.get("id");
+            JsonNode params = request.path("params");
+            if (!"tools/call".equals(request.path("method").asString(""))
+                    || !"get_user".equals(params.path("name").asString(""))) {
+                return error(ctx, id, -32601, "Method not found");
+            }
+            Optional<UserDirectory.User> user = directory.find(params.path("arguments").path("id").asString(""));
+            if (user.isEmpty()) {
+                return error(ctx, id, -32602, "Unknown user");
+            }
+            String record = mapper.writeValueAsString(user.get());
+            ByteBuf body = ctx.alloc().buffer(1024);
+            try (JsonGenerator g = mapper.createGenerator((java.io.OutputStream) new ByteBufOutputStream(body))) {
+                g.writeStartObject();
+                g.writeStringProperty("jsonrpc", "2.0");
+                g.writeName("id");
+                g.writeTree(id);
+                g.writeName("result");
+                g.writeStartObject();
+                g.writeName("content");
+                g.writeStartArray();
+                g.writeStartObject();
+                g.writeStringProperty("type", "text");
+                g.writeStringProperty("text", record);
+                g.writeEndObject();
+                g.writeEndArray();
+                g.writeName("structuredContent");
+                g.writeRawValue(record);
+                g.writeStringProperty("resultType", "complete");
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+            return json(body);
+        }
+
+        private FullHttpResponse error(ChannelHandlerContext ctx, JsonNode id, int code, String message) {
+            ByteBuf body = ctx.alloc().buffer(128);
+            try (JsonGenerator g = mapper.createGenerator((java.io.OutputStream) new ByteBufOutputStream(body))) {
+                g.writeStartObject();
+                g.writeStringProperty("jsonrpc", "2.0");
+                g.writeName("id");
+                if (id == null) {
+                    g.writeNull();
+                } else {
+                    g.writeTree(id);
+                }
+                g.writeName("error");
+                g.writeStartObject();
+                g.writeNumberProperty("code", code);
+                g.writeStringProperty("message", message);
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+            return json(body);
+        }
+
+        private static FullHttpResponse json(ByteBuf body) {
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+            return response;
+        }
     }
 }

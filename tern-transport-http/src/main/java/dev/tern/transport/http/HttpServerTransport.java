@@ -145,7 +145,8 @@ public final class HttpServerTransport implements AutoCloseable {
         return ssl != null;
     }
 
-    private void configure(ChannelPipeline p) {
+    /** Sets up a connection's pipeline; package-private for the benchmarks, which run it on an embedded channel. */
+    void configure(ChannelPipeline p) {
         p.addLast(FlushBeforeClose.NAME, FlushBeforeClose.INSTANCE);
         p.addLast("connections", connections);
         p.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));

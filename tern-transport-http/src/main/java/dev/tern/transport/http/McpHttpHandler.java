@@ -1,7 +1,5 @@
 package dev.tern.transport.http;
 
-import java.util.Locale;
-
 import dev.tern.protocol.ErrorCodes;
 
 import io.netty.buffer.ByteBufUtil;
@@ -36,6 +34,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 final class McpHttpHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
     private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
+    private static final String JSON = "application/json";
 
     private final McpEndpoint endpoint;
     private final HttpOptions options;
@@ -204,7 +203,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
-        if (contentType == null || !contentType.split(";")[0].strip().toLowerCase(Locale.ROOT).equals("application/json")) {
+        if (!isJson(contentType)) {
             endpoint.error(exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, null, ErrorCodes.INVALID_REQUEST,
                     "Unsupported media type: the body must be application/json");
             return;
@@ -227,6 +226,32 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         discarding = false;
         startBodyTimer(ctx);
         readMore(ctx);
+    }
+
+    /** Whether a Content-Type names {@code application/json} (any case, parameters and spaces around it ignored). */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        int end = semicolon < 0 ? contentType.length() : semicolon;
+        int start = 0;
+        while (start < end && Character.isWhitespace(contentType.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(contentType.charAt(end - 1))) {
+            end--;
+        }
+        if (end - start != JSON.length()) {
+            return false;
+        }
+        for (int i = 0; i < JSON.length(); i++) {
+            char c = contentType.charAt(start + i);
+            if ((c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c) != JSON.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Asks for more input when reading is paused (HTTP/1.1 with a backlog): the body may come in later segments. */

@@ -8,7 +8,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 
-/** The Accept rules of the endpoint: media ranges, wildcards, case, parameters and white space. */
+/**
+ * The Accept and Content-Type rules of the endpoint: media ranges, wildcards, case, parameters and white space.
+ */
 class AcceptHeaderTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -37,5 +39,31 @@ class AcceptHeaderTest {
     @CsvSource({"application/json", "text/event-stream"})
     void noAcceptHeaderAcceptsNothing(String type) {
         assertThat(McpEndpoint.accepts(new DefaultHttpHeaders(), type)).isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "application/json | true",
+        "Application/JSON | true",
+        "application/json; charset=utf-8 | true",
+        "'  application/json  ;charset=UTF-8' | true",
+        "application/json;; | true",
+        "application/jsonx | false",
+        "application/json-seq | false",
+        "text/json | false",
+        "application/*  | false",
+        "'' | false",
+        "; application/json | false",
+        "application/json, text/plain | false",
+        "applİcation/json | false",
+        "applicatıon/json | false",
+    })
+    void jsonContentTypes(String contentType, boolean json) {
+        assertThat(McpHttpHandler.isJson(contentType)).as(contentType).isEqualTo(json);
+    }
+
+    @org.junit.jupiter.api.Test
+    void noContentTypeIsNotJson() {
+        assertThat(McpHttpHandler.isJson(null)).isFalse();
     }
 }
