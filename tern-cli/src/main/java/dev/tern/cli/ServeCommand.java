@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import dev.tern.examples.Examples;
 import dev.tern.server.McpServer;
 import dev.tern.transport.http.HttpServerTransport;
+import dev.tern.transport.http.IoTransport;
 import dev.tern.transport.http.RouteResponse;
 import dev.tern.transport.stdio.StdioServerTransport;
 import picocli.CommandLine;
@@ -84,6 +85,12 @@ final class ServeCommand implements Callable<Integer> {
             + "even a lone answer (default: a lone answer is one JSON body).")
     boolean sseReplies;
 
+    @CommandLine.Option(names = "--io", paramLabel = "TRANSPORT", defaultValue = "auto",
+            description = "How the HTTP server reaches its sockets: auto (epoll where the platform has it, else NIO), "
+                    + "epoll, nio, or io_uring (less CPU per call; a connection reset right after its request lingers "
+                    + "until the request timeouts) (default: ${DEFAULT-VALUE}).")
+    String io;
+
     @CommandLine.Option(names = "--rest", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also serve the tools over plain REST (POST /rest/tools/NAME, GET /rest/resources?uri=..., "
                     + "/openapi.json) and the example's own routes such as GET /users/{id} (default: ${DEFAULT-VALUE}; "
@@ -116,7 +123,14 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private int serveHttp(McpServer server) throws InterruptedException {
-        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host)
+        IoTransport ioTransport;
+        try {
+            ioTransport = IoTransport.parse(io);
+        } catch (IllegalArgumentException e) {
+            System.err.println("tern serve: --io: " + e.getMessage());
+            return 2;
+        }
+        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(ioTransport)
                 .port(startupTraining ? 0 : port).path(path)
                 .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).sseReplies(sseReplies).restFacade(rest);
         allowedHosts.forEach(builder::allowHost);
@@ -140,7 +154,13 @@ final class ServeCommand implements Callable<Integer> {
                 builder.tlsSelfSigned();
             }
         }
-        HttpServerTransport transport = builder.build().start();
+        HttpServerTransport transport;
+        try {
+            transport = builder.build().start();
+        } catch (IllegalStateException e) {
+            System.err.println("tern serve: " + e.getMessage());
+            return 2;
+        }
         if (startupTraining) {
             return train(server, transport);
         }
@@ -150,7 +170,7 @@ final class ServeCommand implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }, "tern-shutdown"));
-        System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
+        System.err.println("tern: serving example \"" + example + "\" at " + transport.url() + " (" + transport.ioTransport() + ")"
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");

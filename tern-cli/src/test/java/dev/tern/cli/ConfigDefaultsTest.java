@@ -61,6 +61,17 @@ class ConfigDefaultsTest {
     }
 
     @Test
+    void theIoTransportComesFromTheFlagTheEnvironmentOrTheFile() throws Exception {
+        assertThat(parse(Map.of(), "serve").io).isEqualTo("auto");
+        assertThat(parse(Map.of(), "serve", "--io", "nio").io).isEqualTo("nio");
+        assertThat(parse(Map.of("TERN_IO", "epoll"), "serve").io).isEqualTo("epoll");
+        Path file = dir.resolve("io.properties");
+        Files.writeString(file, "io=io_uring\n");
+        assertThat(parse(Map.of(), "serve", "--config", file.toString()).io).isEqualTo("io_uring");
+        assertThat(Main.run(Map.of(), "serve", "--io", "kqueue", "--port", "0")).isEqualTo(2);
+    }
+
+    @Test
     void anUnreadableConfigFileIsReported() {
         assertThat(Main.run(Map.of(), "serve", "--config", dir.resolve("missing.properties").toString())).isEqualTo(2);
     }

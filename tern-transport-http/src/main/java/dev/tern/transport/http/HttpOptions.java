@@ -30,6 +30,7 @@ record HttpOptions(
         PrincipalResolver principals,
         boolean serverTiming,
         boolean sseReplies,
+        IoTransport ioTransport,
         HttpRoutes routes) {
 
     /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */

@@ -20,16 +20,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
@@ -53,8 +46,8 @@ import io.netty.util.AsciiString;
 
 /**
  * Serves an {@link McpServer} over Streamable HTTP: HTTP/1.1 with keep-alive, h2c (prior knowledge and Upgrade), and
- * TLS 1.3/1.2 with ALPN offering h2 and http/1.1. Native epoll where the platform has it, NIO otherwise. Binds to
- * 127.0.0.1 unless told otherwise.
+ * TLS 1.3/1.2 with ALPN offering h2 and http/1.1. Native epoll where the platform has it, NIO otherwise, io_uring
+ * when asked for ({@link Builder#ioTransport}). Binds to 127.0.0.1 unless told otherwise.
  */
 public final class HttpServerTransport implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
@@ -69,6 +62,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
+    private IoTransport transportInUse;
     private volatile boolean closed;
 
     private HttpServerTransport(Builder b) {
@@ -88,25 +82,25 @@ public final class HttpServerTransport implements AutoCloseable {
     }
 
     /**
-     * Loads what every start needs and nothing configures: the native transport (Netty extracts and links its epoll
-     * library) and the buffer allocator. A launcher may call it on another thread while it builds the server, so that
-     * {@link #start()} finds them ready; calling it is never required.
+     * Loads what every start needs and nothing configures: the native transport the default picks (Netty extracts and
+     * links its library) and the buffer allocator. A launcher may call it on another thread while it builds the
+     * server, so that {@link #start()} finds them ready; calling it is never required.
      */
     public static void preload() {
-        Epoll.isAvailable();
+        IoTransport.AUTO.preload();
         io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
     }
 
     /** Binds and starts serving; returns once the port is open. */
     public HttpServerTransport start() throws InterruptedException {
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        boss = new MultiThreadIoEventLoopGroup(1, io);
-        workers = new MultiThreadIoEventLoopGroup(0, io);
+        IoTransport transport = options.ioTransport().resolve();
+        var handlers = transport.handlerFactory();
+        boss = new MultiThreadIoEventLoopGroup(1, handlers);
+        workers = new MultiThreadIoEventLoopGroup(0, handlers);
+        transportInUse = transport;
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(channelType)
+                .channel(transport.serverChannelType())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
@@ -120,7 +114,7 @@ public final class HttpServerTransport implements AutoCloseable {
         serverChannel = bootstrap.bind(new InetSocketAddress(options.host(), options.port())).sync().channel();
         long sweep = Math.max(1_000, options.sessionIdleTimeout().toMillis() / 4);
         workers.next().scheduleAtFixedRate(endpoint.sessions()::expireIdle, sweep, sweep, TimeUnit.MILLISECONDS);
-        LOG.log(System.Logger.Level.DEBUG, "Serving MCP on {0} with {1}", serverChannel.localAddress(), epoll ? "epoll" : "NIO");
+        LOG.log(System.Logger.Level.DEBUG, "Serving MCP on {0} with {1}", serverChannel.localAddress(), transport);
         Thread.ofPlatform().daemon().name("tern-warm-up").start(() -> {
             try {
                 server.warmUp();
@@ -143,6 +137,11 @@ public final class HttpServerTransport implements AutoCloseable {
 
     public boolean tls() {
         return ssl != null;
+    }
+
+    /** The I/O transport serving, {@link IoTransport#AUTO} resolved; {@code null} before {@link #start()}. */
+    public IoTransport ioTransport() {
+        return transportInUse;
     }
 
     /** Sets up a connection's pipeline; package-private for the benchmarks, which run it on an embedded channel. */
@@ -329,6 +328,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
         private boolean serverTiming;
         private boolean sseReplies;
+        private IoTransport ioTransport = IoTransport.AUTO;
         private HttpOptions.LegacySsePaths legacySse = new HttpOptions.LegacySsePaths("/sse", "/messages");
         private java.nio.file.Path certificateChain;
         private java.nio.file.Path privateKey;
@@ -485,6 +485,15 @@ public final class HttpServerTransport implements AutoCloseable {
          */
         public Builder sseReplies(boolean enabled) {
             this.sseReplies = enabled;
+            return this;
+        }
+
+        /**
+         * How the event loops reach the sockets (default {@link IoTransport#AUTO}: epoll, else NIO). A native transport
+         * asked for by name where the platform lacks it makes {@link #start()} fail.
+         */
+        public Builder ioTransport(IoTransport transport) {
+            this.ioTransport = Objects.requireNonNull(transport, "transport");
             return this;
         }
 
@@ -695,7 +704,7 @@ public final class HttpServerTransport implements AutoCloseable {
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
                             http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore, legacySse, principals, serverTiming, sseReplies, routes());
+                    eventStore, legacySse, principals, serverTiming, sseReplies, ioTransport, routes());
         }
 
         private HttpRoutes routes() {

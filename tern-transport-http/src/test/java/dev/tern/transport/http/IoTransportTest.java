@@ -1,0 +1,106 @@
+package dev.tern.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.http.HttpClient;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
+
+/** Each I/O transport serves both eras over HTTP/1.1 and h2c; the default takes epoll where there is one. */
+class IoTransportTest {
+    private static boolean available(IoTransport t) {
+        return switch (t) {
+            case IO_URING -> IoUring.isAvailable();
+            case EPOLL -> Epoll.isAvailable();
+            default -> true;
+        };
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = IoTransport.class, names = {"IO_URING", "EPOLL", "NIO"})
+    void servesBothErasOverHttp1AndH2c(IoTransport transport) throws Exception {
+        assumeTrue(available(transport), () -> transport + " is not available here");
+        try (Served served = new Served(b -> b.ioTransport(transport))) {
+            assertThat(served.transport.ioTransport()).isEqualTo(transport);
+            try (Mcp http1 = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
+                http1.assertServes();
+            }
+            try (Mcp h2c = new Mcp(served.transport, HttpClient.Version.HTTP_2)) {
+                h2c.assertServes();
+            }
+            try (RawHttp raw = new RawHttp(served.port())) {
+                // two requests in one write: the second waits behind the first, on the same connection
+                String call = RawHttp.modernPost(served.port(), Mcp.request(1, "tools/call",
+                        Mcp.meta(Mcp.toolCall("get_user", Mcp.args("id", "9")))), "Mcp-Method: tools/call\r\n"
+                        + "Mcp-Name: get_user\r\n");
+                raw.send(call + call);
+                assertThat(raw.read().body()).contains("user9");
+                assertThat(raw.read().body()).contains("user9");
+            }
+        }
+    }
+
+    /**
+     * A client that resets its connection right after sending part of a request: epoll and NIO see the reset at once;
+     * Netty's io_uring transport (4.2.18) does not, and the request timeouts are what close the connection there.
+     */
+    @ParameterizedTest
+    @EnumSource(value = IoTransport.class, names = {"IO_URING", "EPOLL", "NIO"})
+    void aConnectionResetMidRequestIsReclaimedByTheRequestTimeoutsAtTheLatest(IoTransport transport) throws Exception {
+        assumeTrue(available(transport), () -> transport + " is not available here");
+        try (Served served = new Served(b -> b.ioTransport(transport)
+                .requestHeaderTimeout(java.time.Duration.ofMillis(500))
+                .requestBodyTimeout(java.time.Duration.ofMillis(500)))) {
+            String call = RawHttp.modernPost(served.port(), Mcp.request(1, "tools/call",
+                    Mcp.meta(Mcp.toolCall("get_user", Mcp.args("id", "9")))), "Mcp-Method: tools/call\r\n"
+                    + "Mcp-Name: get_user\r\n");
+            for (int cut : new int[] {20, call.length() - 10}) { // mid-headers, mid-body
+                for (int i = 0; i < 3; i++) {
+                    RawHttp raw = new RawHttp(served.port());
+                    raw.send(call.substring(0, cut));
+                    raw.reset();
+                }
+            }
+            DirectoryFixture.await("reset connections closed", () -> served.transport.openConnections() == 0);
+            try (Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
+                mcp.assertServes();
+            }
+        }
+    }
+
+    @Test
+    void theDefaultTakesEpollThenNioButNeverIoUring() throws Exception {
+        IoTransport expected = Epoll.isAvailable() ? IoTransport.EPOLL : IoTransport.NIO;
+        assertThat(IoTransport.AUTO.resolve()).isEqualTo(expected);
+        try (Served served = new Served()) {
+            assertThat(served.transport.ioTransport()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aTransportNamedByItsUserIsTakenAsItIs() {
+        for (IoTransport t : new IoTransport[] {IoTransport.IO_URING, IoTransport.EPOLL, IoTransport.NIO}) {
+            assertThat(t.resolve()).isSameAs(t);
+        }
+    }
+
+    @Test
+    void parsesItsNamesInAnyCaseAndRefusesOthers() {
+        assertThat(IoTransport.parse("auto")).isEqualTo(IoTransport.AUTO);
+        assertThat(IoTransport.parse("io_uring")).isEqualTo(IoTransport.IO_URING);
+        assertThat(IoTransport.parse(" IO-URING ")).isEqualTo(IoTransport.IO_URING);
+        assertThat(IoTransport.parse("Epoll")).isEqualTo(IoTransport.EPOLL);
+        assertThat(IoTransport.parse("nio")).isEqualTo(IoTransport.NIO);
+        assertThat(IoTransport.IO_URING).hasToString("io_uring");
+        assertThatThrownBy(() -> IoTransport.parse("kqueue"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kqueue").hasMessageContaining("auto, io_uring, epoll or nio");
+    }
+}
