@@ -76,11 +76,27 @@ public final class Main implements Runnable {
         Thread.ofPlatform().daemon().name("tern-preload").start(() -> {
             try {
                 dev.tern.protocol.Json.mapper();
-                dev.tern.transport.http.HttpServerTransport.preload();
+                dev.tern.transport.http.HttpServerTransport.preload(ioTransportNamedIn(args));
             } catch (RuntimeException | LinkageError e) {
                 // the start proper loads the same classes and reports what fails
             }
         });
+    }
+
+    /** The transport {@code --io} names on the command line (the environment's or config file's are not read yet). */
+    private static dev.tern.transport.http.IoTransport ioTransportNamedIn(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String value = args.get(i).equals("--io") && i + 1 < args.size() ? args.get(i + 1)
+                    : args.get(i).startsWith("--io=") ? args.get(i).substring("--io=".length()) : null;
+            if (value != null) {
+                try {
+                    return dev.tern.transport.http.IoTransport.parse(value);
+                } catch (IllegalArgumentException e) {
+                    break; // the command line's own reading reports it
+                }
+            }
+        }
+        return dev.tern.transport.http.IoTransport.AUTO;
     }
 
     private static Object subcommand(String name) {

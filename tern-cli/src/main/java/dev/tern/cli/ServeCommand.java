@@ -86,10 +86,22 @@ final class ServeCommand implements Callable<Integer> {
     boolean sseReplies;
 
     @CommandLine.Option(names = "--io", paramLabel = "TRANSPORT", defaultValue = "auto",
-            description = "How the HTTP server reaches its sockets: auto (epoll where the platform has it, else NIO), "
+            converter = IoTransportConverter.class, description = "How the HTTP server reaches its sockets: auto (epoll where the platform has it, else NIO), "
                     + "epoll, nio, or io_uring (less CPU per call; a connection reset right after its request lingers "
                     + "until the request timeouts) (default: ${DEFAULT-VALUE}).")
-    String io;
+    IoTransport io;
+
+    /** Reads {@code --io} (from the command line, the environment or the config file) with its own message. */
+    static final class IoTransportConverter implements CommandLine.ITypeConverter<IoTransport> {
+        @Override
+        public IoTransport convert(String value) {
+            try {
+                return IoTransport.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
     @CommandLine.Option(names = "--rest", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also serve the tools over plain REST (POST /rest/tools/NAME, GET /rest/resources?uri=..., "
@@ -123,14 +135,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private int serveHttp(McpServer server) throws InterruptedException {
-        IoTransport ioTransport;
-        try {
-            ioTransport = IoTransport.parse(io);
-        } catch (IllegalArgumentException e) {
-            System.err.println("tern serve: --io: " + e.getMessage());
-            return 2;
-        }
-        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(ioTransport)
+        HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(io)
                 .port(startupTraining ? 0 : port).path(path)
                 .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).sseReplies(sseReplies).restFacade(rest);
         allowedHosts.forEach(builder::allowHost);
@@ -145,6 +150,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         if ((cert == null) != (key == null)) {
             System.err.println("tern serve: --cert and --key go together");
+            server.close();
             return 2;
         }
         if (tls || cert != null) {
@@ -159,6 +165,7 @@ final class ServeCommand implements Callable<Integer> {
             transport = builder.build().start();
         } catch (IllegalStateException e) {
             System.err.println("tern serve: " + e.getMessage());
+            server.close();
             return 2;
         }
         if (startupTraining) {

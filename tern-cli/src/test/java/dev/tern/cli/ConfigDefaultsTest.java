@@ -11,6 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.tern.transport.http.IoTransport;
+
 import picocli.CommandLine;
 
 class ConfigDefaultsTest {
@@ -61,14 +63,18 @@ class ConfigDefaultsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(30)
     void theIoTransportComesFromTheFlagTheEnvironmentOrTheFile() throws Exception {
-        assertThat(parse(Map.of(), "serve").io).isEqualTo("auto");
-        assertThat(parse(Map.of(), "serve", "--io", "nio").io).isEqualTo("nio");
-        assertThat(parse(Map.of("TERN_IO", "epoll"), "serve").io).isEqualTo("epoll");
+        assertThat(parse(Map.of(), "serve").io).isEqualTo(IoTransport.AUTO);
+        assertThat(parse(Map.of(), "serve", "--io", "nio").io).isEqualTo(IoTransport.NIO);
+        assertThat(parse(Map.of("TERN_IO", "epoll"), "serve").io).isEqualTo(IoTransport.EPOLL);
         Path file = dir.resolve("io.properties");
-        Files.writeString(file, "io=io_uring\n");
-        assertThat(parse(Map.of(), "serve", "--config", file.toString()).io).isEqualTo("io_uring");
+        Files.writeString(file, "io=io-uring\n");
+        assertThat(parse(Map.of(), "serve", "--config", file.toString()).io).isEqualTo(IoTransport.IO_URING);
+        // refused while the command line is read, before anything starts, in either mode
         assertThat(Main.run(Map.of(), "serve", "--io", "kqueue", "--port", "0")).isEqualTo(2);
+        assertThat(Main.run(Map.of(), "serve", "--stdio", "--io", "kqueue")).isEqualTo(2);
+        assertThat(Main.run(Map.of("TERN_IO", "kqueue"), "serve", "--port", "0")).isEqualTo(2);
     }
 
     @Test

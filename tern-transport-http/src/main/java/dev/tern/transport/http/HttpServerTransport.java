@@ -82,12 +82,12 @@ public final class HttpServerTransport implements AutoCloseable {
     }
 
     /**
-     * Loads what every start needs and nothing configures: the native transport the default picks (Netty extracts and
-     * links its library) and the buffer allocator. A launcher may call it on another thread while it builds the
-     * server, so that {@link #start()} finds them ready; calling it is never required.
+     * Loads what every start needs and nothing configures: the native I/O transport (Netty extracts and links its
+     * library) and the buffer allocator. A launcher may call it on another thread while it builds the server, so that
+     * {@link #start()} finds them ready; calling it is never required.
      */
-    public static void preload() {
-        IoTransport.AUTO.preload();
+    public static void preload(IoTransport transport) {
+        transport.preload();
         io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
     }
 
@@ -95,23 +95,35 @@ public final class HttpServerTransport implements AutoCloseable {
     public HttpServerTransport start() throws InterruptedException {
         IoTransport transport = options.ioTransport().resolve();
         var handlers = transport.handlerFactory();
-        boss = new MultiThreadIoEventLoopGroup(1, handlers);
-        workers = new MultiThreadIoEventLoopGroup(0, handlers);
+        try {
+            boss = new MultiThreadIoEventLoopGroup(1, handlers);
+            workers = new MultiThreadIoEventLoopGroup(0, handlers);
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(transport.serverChannelType())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 1024 * 1024))
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            configure(ch.pipeline());
+                        }
+                    });
+            serverChannel = bootstrap.bind(new InetSocketAddress(options.host(), options.port())).sync().channel();
+        } catch (RuntimeException | Error | InterruptedException e) {
+            // No server to close: the caller never gets one. Its event loops must not outlive the failed start.
+            for (EventLoopGroup group : new EventLoopGroup[] {workers, boss}) {
+                if (group != null) {
+                    group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+                }
+            }
+            workers = null;
+            boss = null;
+            throw e;
+        }
         transportInUse = transport;
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(boss, workers)
-                .channel(transport.serverChannelType())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 1024 * 1024))
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        configure(ch.pipeline());
-                    }
-                });
-        serverChannel = bootstrap.bind(new InetSocketAddress(options.host(), options.port())).sync().channel();
         long sweep = Math.max(1_000, options.sessionIdleTimeout().toMillis() / 4);
         workers.next().scheduleAtFixedRate(endpoint.sessions()::expireIdle, sweep, sweep, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.DEBUG, "Serving MCP on {0} with {1}", serverChannel.localAddress(), transport);

@@ -16,11 +16,10 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 /**
  * How the server's event loops talk to the operating system's sockets. {@link #AUTO}, the default, takes epoll where
  * the platform has it and NIO otherwise. {@link #IO_URING} is taken only when asked for: it hands the kernel a turn's
- * reads and writes in one system call instead of one call each (15-17 % less CPU per call than epoll for both MCP and
- * REST on a 2-CPU virtual machine, where a system call costs about a microsecond), but Netty's io_uring transport
- * (4.2.18) does not notice a peer that resets its connection right after sending, so such a connection holds its
- * slot until the request header or body timeout closes it, and a reply written just before a close can be lost
- * (BENCHMARKS.md, "io_uring").
+ * reads and writes in one system call instead of one call each, which saves CPU where system calls are dear
+ * (BENCHMARKS.md, "io_uring"), but Netty's io_uring transport (4.2.18) does not notice a peer that resets its
+ * connection right after sending, so such a connection holds its slot until the request header or body timeout
+ * closes it, and a client that keeps writing after an HTTP/2 GOAWAY can get a reset instead of the GOAWAY.
  */
 public enum IoTransport {
     /** Linux epoll where the platform has it, else NIO. */
@@ -35,7 +34,7 @@ public enum IoTransport {
     /** The JDK's NIO selector: everywhere. */
     NIO;
 
-    /** The transport this one stands for here: {@link #AUTO} resolved to the best available, others as they are. */
+    /** The transport this one stands for here: {@link #AUTO} resolved to epoll or else NIO, the others as they are. */
     public IoTransport resolve() {
         if (this != AUTO) {
             return this;
@@ -61,7 +60,12 @@ public enum IoTransport {
 
     /** Loads and links the native library of the transport this one resolves to, if it has one. */
     void preload() {
-        resolve();
+        switch (resolve()) {
+            case IO_URING -> IoUring.isAvailable();
+            case EPOLL -> Epoll.isAvailable();
+            default -> {
+            }
+        }
     }
 
     IoHandlerFactory handlerFactory() {
