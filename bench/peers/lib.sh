@@ -9,6 +9,9 @@ PEERS_WORK="$PEERS_DIR/target"
 
 # Every peer, in the order run benches them. Tern comes first: its get_user answer is the reference.
 PEERS_ALL="tern tern-sessions java-sdk-stateless java-sdk-sessions typescript-stateless typescript-sessions quarkus"
+# Known, but measured only when named (not in bench/peers/run's default list): Tern with a transport that is not its
+# default.
+PEERS_OPTIONAL="tern-io_uring"
 
 # The memory settings of Tern's ./tern launcher (bin/jvm-flags.sh: heap, collector, exit on OOM), given to every JVM of
 # the comparison; PEERS_JAVA_OPTS adds to them for all (Tern gets it as TERN_JAVA_OPTS), replacing those it names.
@@ -25,7 +28,7 @@ peers_die() {
 }
 
 peers_known() {
-  case " $PEERS_ALL " in
+  case " $PEERS_ALL $PEERS_OPTIONAL " in
     *" $1 "*) return 0 ;;
     *) return 1 ;;
   esac
@@ -36,6 +39,7 @@ peer_description() {
   case "$1" in
     tern) echo "Tern, user-directory example, 2026-07-28 stateless requests" ;;
     tern-sessions) echo "Tern, user-directory example, 2025-11-25 sessions" ;;
+    tern-io_uring) echo "Tern, user-directory example, 2026-07-28 stateless requests, served with --io io_uring" ;;
     java-sdk-stateless) echo "MCP Java SDK, HttpServletStatelessServerTransport on Tomcat" ;;
     java-sdk-sessions) echo "MCP Java SDK, HttpServletStreamableServerTransportProvider on Tomcat" ;;
     typescript-stateless) echo "MCP TypeScript SDK, StreamableHTTPServerTransport without sessions (server per request)" ;;
@@ -49,7 +53,7 @@ peer_description() {
 # one, since the TypeScript SDK refuses the 2026-07-28 protocol version header).
 peer_era() {
   case "$1" in
-    tern) echo modern ;;
+    tern | tern-io_uring) echo modern ;;
     *) echo legacy ;;
   esac
 }
@@ -57,7 +61,7 @@ peer_era() {
 # Which build a peer needs: tern, java-sdk, typescript or quarkus.
 peer_build() {
   case "$1" in
-    tern | tern-sessions) echo tern ;;
+    tern | tern-sessions | tern-io_uring) echo tern ;;
     java-sdk-*) echo java-sdk ;;
     typescript-*) echo typescript ;;
     quarkus) echo quarkus ;;
@@ -88,6 +92,9 @@ peer_command() {
   case "$name" in
     tern | tern-sessions)
       PEER_CMD=(env "TERN_JAVA_OPTS=${PEERS_JAVA_OPTS:-}" "$REPO_ROOT/tern" serve --host 127.0.0.1 --port "$port") ;;
+    tern-io_uring)
+      PEER_CMD=(env "TERN_JAVA_OPTS=${PEERS_JAVA_OPTS:-}" "$REPO_ROOT/tern" serve --host 127.0.0.1 --port "$port"
+        --io io_uring) ;;
     java-sdk-stateless | java-sdk-sessions)
       PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}"
         -jar "$PEERS_DIR/java-sdk/target/peer-java-sdk.jar" "${name#java-sdk-}" "$port") ;;
@@ -97,7 +104,7 @@ peer_command() {
       PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}" "-Dquarkus.http.port=$port"
         -jar "$PEERS_DIR/quarkus/target/quarkus-app/quarkus-run.jar") ;;
     *)
-      peers_die "unknown peer '$name' (expected one of: $PEERS_ALL)" ;;
+      peers_die "unknown peer '$name' (expected one of: $PEERS_ALL $PEERS_OPTIONAL)" ;;
   esac
 }
 
