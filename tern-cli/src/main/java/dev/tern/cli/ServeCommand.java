@@ -86,7 +86,8 @@ final class ServeCommand implements Callable<Integer> {
     boolean sseReplies;
 
     @CommandLine.Option(names = "--io", paramLabel = "TRANSPORT", defaultValue = "auto",
-            converter = IoTransportConverter.class, description = "How the HTTP server reaches its sockets: auto (epoll where the platform has it, else NIO), "
+            converter = IoTransportConverter.class,
+            description = "How the HTTP server reaches its sockets: auto (epoll where the platform has it, else NIO), "
                     + "epoll, nio, or io_uring (less CPU per call; a connection reset right after its request lingers "
                     + "until the request timeouts) (default: ${DEFAULT-VALUE}).")
     IoTransport io;
@@ -177,7 +178,8 @@ final class ServeCommand implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }, "tern-shutdown"));
-        System.err.println("tern: serving example \"" + example + "\" at " + transport.url() + " (" + transport.ioTransport() + ")"
+        System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
+                + " (" + transport.ioTransport() + ")"
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");

@@ -93,7 +93,7 @@ public final class HttpServerTransport implements AutoCloseable {
 
     /** Binds and starts serving; returns once the port is open. */
     public HttpServerTransport start() throws InterruptedException {
-        IoTransport transport = options.ioTransport().resolve();
+        IoTransport transport = options.ioTransport().resolveAvailable();
         var handlers = transport.handlerFactory();
         try {
             boss = new MultiThreadIoEventLoopGroup(1, handlers);

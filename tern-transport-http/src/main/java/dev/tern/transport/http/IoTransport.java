@@ -60,41 +60,48 @@ public enum IoTransport {
 
     /** Loads and links the native library of the transport this one resolves to, if it has one. */
     void preload() {
-        switch (resolve()) {
-            case IO_URING -> IoUring.isAvailable();
-            case EPOLL -> Epoll.isAvailable();
-            default -> {
-            }
-        }
+        resolve().unavailabilityCause();
     }
 
+    /** Whether this transport can serve here. */
+    boolean isAvailable() {
+        return resolve().unavailabilityCause() == null;
+    }
+
+    /** This transport resolved, or an exception saying why the one asked for cannot be used here. */
+    IoTransport resolveAvailable() {
+        IoTransport t = resolve();
+        Throwable missing = t.unavailabilityCause();
+        if (missing != null) {
+            throw new IllegalStateException(t + " is not available on this platform: " + missing, missing);
+        }
+        return t;
+    }
+
+    /** Of a resolved transport. */
     IoHandlerFactory handlerFactory() {
-        return switch (checked()) {
+        return switch (this) {
             case IO_URING -> IoUringIoHandler.newFactory();
             case EPOLL -> EpollIoHandler.newFactory();
             default -> NioIoHandler.newFactory();
         };
     }
 
+    /** Of a resolved transport. */
     Class<? extends ServerChannel> serverChannelType() {
-        return switch (checked()) {
+        return switch (this) {
             case IO_URING -> IoUringServerSocketChannel.class;
             case EPOLL -> EpollServerSocketChannel.class;
             default -> NioServerSocketChannel.class;
         };
     }
 
-    /** This transport resolved, or an exception saying why the one asked for cannot be used here. */
-    private IoTransport checked() {
-        IoTransport t = resolve();
-        Throwable missing = switch (t) {
+    /** Why a resolved native transport cannot be used here ({@code null}: it can); loads its library. */
+    private Throwable unavailabilityCause() {
+        return switch (this) {
             case IO_URING -> IoUring.unavailabilityCause();
             case EPOLL -> Epoll.unavailabilityCause();
             default -> null;
         };
-        if (missing != null) {
-            throw new IllegalStateException(t + " is not available on this platform: " + missing, missing);
-        }
-        return t;
     }
 }

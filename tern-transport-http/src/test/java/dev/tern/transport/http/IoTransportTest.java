@@ -12,22 +12,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.uring.IoUring;
 
 /** Each I/O transport serves both eras over HTTP/1.1 and h2c; the default takes epoll where there is one. */
 class IoTransportTest {
-    private static boolean available(IoTransport t) {
-        return switch (t) {
-            case IO_URING -> IoUring.isAvailable();
-            case EPOLL -> Epoll.isAvailable();
-            default -> true;
-        };
-    }
 
     @ParameterizedTest
     @EnumSource(value = IoTransport.class, names = {"IO_URING", "EPOLL", "NIO"})
     void servesBothErasOverHttp1AndH2c(IoTransport transport) throws Exception {
-        assumeTrue(available(transport), () -> transport + " is not available here");
+        assumeTrue(transport.isAvailable(), () -> transport + " is not available here");
         try (Served served = new Served(b -> b.ioTransport(transport))) {
             assertThat(served.transport.ioTransport()).isEqualTo(transport);
             try (Mcp http1 = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
@@ -56,7 +48,7 @@ class IoTransportTest {
     @ParameterizedTest
     @EnumSource(value = IoTransport.class, names = {"IO_URING", "EPOLL", "NIO"})
     void aConnectionResetMidRequestIsClosed(IoTransport transport) throws Exception {
-        assumeTrue(available(transport), () -> transport + " is not available here");
+        assumeTrue(transport.isAvailable(), () -> transport + " is not available here");
         Duration timeouts = Duration.ofSeconds(2);
         Duration closedWithin = transport == IoTransport.IO_URING ? timeouts.multipliedBy(2) : Duration.ofSeconds(1);
         try (Served served = new Served(b -> b.ioTransport(transport)
