@@ -106,6 +106,8 @@ public final class HttpFloor implements AutoCloseable {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        // Netty as tern serve runs it (its Main): no leak sampling.
+        System.getProperties().putIfAbsent("io.netty.leakDetection.level", "disabled");
         String host = "127.0.0.1";
         int port = 8080;
         for (int i = 0; i < args.length; i++) {

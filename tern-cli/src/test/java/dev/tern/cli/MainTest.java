@@ -19,4 +19,16 @@ class MainTest {
         Main.defaultSystemProperties(given);
         assertThat(given.getProperty("io.netty.jfr.enabled")).isEqualTo("true");
     }
+
+    @Test
+    void nettysLeakSamplingIsOffUnlessTheJvmWasToldOtherwise() {
+        Properties none = new Properties();
+        Main.defaultSystemProperties(none);
+        assertThat(none.getProperty("io.netty.leakDetection.level")).isEqualTo("disabled");
+
+        Properties given = new Properties();
+        given.setProperty("io.netty.leakDetection.level", "paranoid");
+        Main.defaultSystemProperties(given);
+        assertThat(given.getProperty("io.netty.leakDetection.level")).isEqualTo("paranoid");
+    }
 }

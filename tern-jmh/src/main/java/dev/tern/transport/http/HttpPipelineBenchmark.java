@@ -35,14 +35,14 @@ import io.netty.util.ReferenceCountUtil;
  * end to end, and steadier: the instrument for a change to the MCP path's own code. {@code floorMcp} and
  * {@code floorRest} send the same bytes through {@code HttpFloor}'s pipeline (the hand-written minimal endpoint of
  * the pinned section), whose ratio is what the protocol itself adds. The forks run with the launcher's collector
- * and young generation ({@code bin/jvm-flags.sh}), as the server does.
+ * and young generation ({@code bin/jvm-flags.sh}) and without Netty's leak sampling, as {@code tern serve} does.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 2, jvmArgsAppend = {"-XX:+UseSerialGC", "-Xmn32m"})
+@Fork(value = 2, jvmArgsAppend = {"-XX:+UseSerialGC", "-Xmn32m", "-Dio.netty.leakDetection.level=disabled"})
 public class HttpPipelineBenchmark {
     static final byte[] MCP_BODY = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
             + "\"get_user\",\"arguments\":{\"id\":\"42\"},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":"
