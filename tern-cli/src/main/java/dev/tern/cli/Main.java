@@ -58,14 +58,17 @@ public final class Main implements Runnable {
      * System properties tern sets unless the JVM was given them. Netty's JFR events (buffer and chunk allocations)
      * register with the flight recorder when its allocator first runs, which starts JFR's metadata repository: about
      * 90 ms of tern serve's start-up on two cores, for events no recording asked for ({@code
-     * -Dio.netty.jfr.enabled=true} brings them back). Netty's leak detection samples one buffer in 128 and takes a
-     * stack trace of each, 0.3-0.45 us of an MCP call's ~7 us of user-space CPU (BENCHMARKS.md, "Leak detection"); tern's
-     * own tests track every buffer and fail on a leak instead ({@code -Dio.netty.leakDetection.level=simple} brings
-     * the sampling back).
+     * -Dio.netty.jfr.enabled=true} brings them back). Netty's leak detection tracks one buffer in 128 and takes a
+     * stack trace of each, ~0.35 µs of an MCP call's ~7 µs of user-space CPU (BENCHMARKS.md, "Leak detection");
+     * tern's tests track every buffer and fail on a leak instead. A level given to the JVM, under Netty's current or
+     * older property name, is left as it is.
      */
     static void defaultSystemProperties(java.util.Properties properties) {
         properties.putIfAbsent("io.netty.jfr.enabled", "false");
-        properties.putIfAbsent("io.netty.leakDetection.level", "disabled");
+        if (properties.getProperty("io.netty.leakDetectionLevel") == null
+                && properties.getProperty("io.netty.noResourceLeakDetection") == null) {
+            properties.putIfAbsent("io.netty.leakDetection.level", "disabled");
+        }
     }
 
     /**

@@ -4,31 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Properties;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class MainTest {
 
-    @Test
-    void nettysFlightRecorderEventsAreOffUnlessTheJvmWasToldOtherwise() {
+    /** Netty's flight-recorder events and its leak sampling are off unless the JVM was told otherwise. */
+    @ParameterizedTest
+    @CsvSource({
+        // property, its default, a property the JVM was given, its value, the property's value then (empty: unset)
+        "io.netty.jfr.enabled, false, io.netty.jfr.enabled, true, true",
+        "io.netty.leakDetection.level, disabled, io.netty.leakDetection.level, paranoid, paranoid",
+        "io.netty.leakDetection.level, disabled, io.netty.leakDetectionLevel, simple, ",
+        "io.netty.leakDetection.level, disabled, io.netty.noResourceLeakDetection, false, ",
+    })
+    void nettyDefaultsGiveWayToWhatTheJvmWasGiven(String property, String byDefault, String given, String value,
+            String then) {
         Properties none = new Properties();
         Main.defaultSystemProperties(none);
-        assertThat(none.getProperty("io.netty.jfr.enabled")).isEqualTo("false");
+        assertThat(none.getProperty(property)).isEqualTo(byDefault);
 
-        Properties given = new Properties();
-        given.setProperty("io.netty.jfr.enabled", "true");
-        Main.defaultSystemProperties(given);
-        assertThat(given.getProperty("io.netty.jfr.enabled")).isEqualTo("true");
-    }
-
-    @Test
-    void nettysLeakSamplingIsOffUnlessTheJvmWasToldOtherwise() {
-        Properties none = new Properties();
-        Main.defaultSystemProperties(none);
-        assertThat(none.getProperty("io.netty.leakDetection.level")).isEqualTo("disabled");
-
-        Properties given = new Properties();
-        given.setProperty("io.netty.leakDetection.level", "paranoid");
-        Main.defaultSystemProperties(given);
-        assertThat(given.getProperty("io.netty.leakDetection.level")).isEqualTo("paranoid");
+        Properties told = new Properties();
+        told.setProperty(given, value);
+        Main.defaultSystemProperties(told);
+        assertThat(told.getProperty(property)).isEqualTo(then);
     }
 }

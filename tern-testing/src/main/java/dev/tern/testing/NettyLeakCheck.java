@@ -3,20 +3,35 @@ package dev.tern.testing;
 import java.util.List;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Fails a test class after which Netty reported a leak: a buffer (or another reference-counted object) that was
  * garbage-collected without being released. After the class's own clean-up it collects garbage and has each
- * detector look at what was collected; a leak of an earlier class still unreported shows here at the latest.
- * Registered for every test class by JUnit's extension autodetection (the build switches it on); does nothing where
- * Netty's {@link RecordingLeakDetector} is not in use.
+ * detector look at what was collected; a leak of an earlier class still unreported shows here at the latest, and
+ * one last look once all the JVM's classes are done (and what was opened for all of them is closed) fails the run.
+ * Tern's build registers it for every test class (JUnit's extension autodetection, limited to this class); it does
+ * nothing where {@link RecordingLeakDetector} is not Netty's detector.
  */
-public final class NettyLeakCheck implements AfterAllCallback {
+public final class NettyLeakCheck implements BeforeAllCallback, AfterAllCallback {
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(NettyLeakCheck.class);
     private static final int COLLECTIONS = 3;
 
     @Override
+    public void beforeAll(ExtensionContext context) {
+        // The first resource of the root store is closed last.
+        context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(LastCheck.class, k -> new LastCheck(),
+                LastCheck.class);
+    }
+
+    @Override
     public void afterAll(ExtensionContext context) throws InterruptedException {
+        check("the end of " + context.getDisplayName());
+    }
+
+    /** Collects garbage, has the detectors report what was collected unreleased, and fails if anything was. */
+    static void check(String when) throws InterruptedException {
         if (!LeakReports.detecting()) {
             return;
         }
@@ -27,8 +42,15 @@ public final class NettyLeakCheck implements AfterAllCallback {
         }
         List<String> leaks = LeakReports.drain();
         if (!leaks.isEmpty()) {
-            throw new AssertionError(leaks.size() + " leak(s) reported by Netty by the end of "
-                    + context.getDisplayName() + ":\n" + String.join("\n\n", leaks));
+            throw new AssertionError(leaks.size() + " leak(s) reported by Netty by " + when + ":\n"
+                    + String.join("\n\n", leaks));
+        }
+    }
+
+    private static final class LastCheck implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            check("the end of this JVM's test classes");
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.tern.testing;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakTracker;
 
@@ -10,7 +12,8 @@ import io.netty.util.ResourceLeakTracker;
  * {@code -Dio.netty.leakDetection.level=paranoid}, so that every object is tracked, not one in 128.
  */
 public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
-    private final String resourceType;
+    private static final AtomicLong TRACKED = new AtomicLong();
+    private final String typeName;
 
     public RecordingLeakDetector(Class<?> resourceType, int samplingInterval, long maxActive) {
         this(resourceType, samplingInterval);
@@ -18,18 +21,25 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
 
     public RecordingLeakDetector(Class<?> resourceType, int samplingInterval) {
         super(resourceType, samplingInterval);
-        this.resourceType = resourceType.getSimpleName();
+        this.typeName = resourceType.getSimpleName();
         LeakReports.addPoller(this::poll);
     }
 
-    /** Netty reports the leaks it found while it starts tracking another object: track one and let it go at once. */
+    /** Netty reports the leaks it found when it starts tracking another object: track one and let it go at once. */
     @SuppressWarnings("unchecked")
     private void poll() {
-        Object probe = new Object();
-        ResourceLeakTracker<T> tracker = track((T) probe);
-        if (tracker != null) {
-            tracker.close((T) probe);
-        }
+        T probe = (T) new Object();
+        ResourceLeakTracker<T> tracker = trackForcibly(probe);
+        tracker.close(probe);
+    }
+
+    /**
+     * Numbers each tracked object: Netty reports a leak only if no leak with the same records was reported before in
+     * this JVM, and leaks made twice by the same code (in two test classes, say) would have the same records.
+     */
+    @Override
+    protected Object getInitialHint(String resourceType) {
+        return "tracked object #" + TRACKED.incrementAndGet();
     }
 
     @Override
@@ -51,6 +61,6 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
 
     @Override
     public String toString() {
-        return "RecordingLeakDetector[" + resourceType + "]";
+        return "RecordingLeakDetector[" + typeName + "]";
     }
 }

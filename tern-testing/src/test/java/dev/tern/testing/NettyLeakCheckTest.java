@@ -33,13 +33,21 @@ class NettyLeakCheckTest {
     }
 
     @Test
-    void anObjectCollectedWithoutReleaseFailsTheClassAfterIt() throws Exception {
+    void anObjectCollectedWithoutReleaseFailsTheClassAfterIt() {
         leakOne();
         assertThatThrownBy(() -> new NettyLeakCheck().afterAll(context("SomeTest")))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("1 leak(s) reported by Netty by the end of SomeTest")
                 .hasMessageContaining("Handle.release() was not called")
                 .hasMessageContaining("leakOne");
+    }
+
+    @Test
+    void theSameLeakMadeAgainIsReportedAgain() {
+        for (int round = 0; round < 3; round++) {
+            leakOne();
+            assertThatThrownBy(() -> NettyLeakCheck.check("now")).hasMessageContaining("1 leak(s)");
+        }
     }
 
     @Test
