@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * types so that a test without Netty on its class path can ask for them too (there are none).
  */
 final class LeakReports {
+    private static final int COLLECTIONS = 3;
     private static final Queue<String> REPORTS = new ConcurrentLinkedQueue<>();
     private static final List<Runnable> POLLERS = new CopyOnWriteArrayList<>();
 
@@ -30,9 +31,14 @@ final class LeakReports {
         return !POLLERS.isEmpty();
     }
 
-    /** Has each detector look at the objects collected since it last looked, which reports those never released. */
-    static void poll() {
-        POLLERS.forEach(Runnable::run);
+    /** Collects garbage a few times, has the detectors report what was collected unreleased, and takes the reports. */
+    static List<String> collect() throws InterruptedException {
+        for (int i = 0; i < COLLECTIONS; i++) {
+            System.gc();
+            Thread.sleep(20);
+            POLLERS.forEach(Runnable::run);
+        }
+        return drain();
     }
 
     /** The reports so far, taken out. */

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class NettyLeakCheck implements BeforeAllCallback, AfterAllCallback {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(NettyLeakCheck.class);
-    private static final int COLLECTIONS = 3;
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -35,12 +34,7 @@ public final class NettyLeakCheck implements BeforeAllCallback, AfterAllCallback
         if (!LeakReports.detecting()) {
             return;
         }
-        for (int i = 0; i < COLLECTIONS; i++) {
-            System.gc();
-            Thread.sleep(20);
-            LeakReports.poll();
-        }
-        List<String> leaks = LeakReports.drain();
+        List<String> leaks = LeakReports.collect();
         if (!leaks.isEmpty()) {
             throw new AssertionError(leaks.size() + " leak(s) reported by Netty by " + when + ":\n"
                     + String.join("\n\n", leaks));
