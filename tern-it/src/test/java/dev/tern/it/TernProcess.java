@@ -12,16 +12,23 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real {@code tern} process started from the test classpath, as a client would start it. The process's stderr is
- * collected; {@link #close()} stops it (SIGTERM, then SIGKILL after 10 s).
+ * collected; {@link #close()} stops it (SIGTERM, then SIGKILL after 10 s) and fails if Netty reported a leak in it:
+ * the process tracks every buffer, as the test JVMs do, and prints the leaks it found on its way out.
  */
 public final class TernProcess implements AutoCloseable {
+    private static final List<String> LEAK_CHECK = List.of("-Dio.netty.leakDetection.level=paranoid",
+            "-Dio.netty.customResourceLeakDetector=dev.tern.testing.RecordingLeakDetector",
+            "-Dtern.leakReportAtExit=true");
+
     private final Process process;
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrPump;
     private volatile String url;
 
     private TernProcess(List<String> command) throws IOException {
-        this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        List<String> checked = new ArrayList<>(command);
+        checked.addAll(1, LEAK_CHECK);
+        this.process = new ProcessBuilder(checked).redirectError(ProcessBuilder.Redirect.PIPE).start();
         this.stderrPump = Thread.ofPlatform().daemon().start(() -> {
             try (InputStream err = process.getErrorStream()) {
                 err.transferTo(new OutputStream() {
@@ -139,11 +146,17 @@ public final class TernProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
-            process.destroy();
+            // SIGTERM through the handle: Process.destroy() would also close the pipes, losing what the process
+            // writes on its way out (the leak report).
+            process.toHandle().destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
         stderrPump.join(1_000);
+        String err = stderr();
+        if (err.contains("LEAK: ")) {
+            throw new AssertionError("Netty reported a leak in the tern process; its stderr:\n" + err);
+        }
     }
 }

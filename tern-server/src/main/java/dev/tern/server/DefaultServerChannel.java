@@ -1,6 +1,8 @@
 package dev.tern.server;
 
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -45,6 +47,15 @@ import tools.jackson.databind.node.ObjectNode;
 final class DefaultServerChannel implements ServerChannel {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
     private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
+    private static final VarHandle CLOSING;
+
+    static {
+        try {
+            CLOSING = MethodHandles.lookup().findVarHandle(DefaultServerChannel.class, "closing", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final McpServer server;
     private final Outbound outbound;
@@ -61,6 +72,8 @@ final class DefaultServerChannel implements ServerChannel {
     private volatile LegacySession session;
     /** Made on first use: most channels (every stateless request has one) never own a task. */
     private volatile String ownerKey;
+    /** Set by the first {@link #close()}: closing answers the listens, and a transport may close on that answer. */
+    private volatile boolean closing;
     private volatile boolean closed;
 
     private record LegacySession(ProtocolVersion version, ObjectNode capabilities, Implementation clientInfo,
@@ -704,7 +717,7 @@ final class DefaultServerChannel implements ServerChannel {
 
     @Override
     public void close() {
-        if (closed) {
+        if (!CLOSING.compareAndSet(this, false, true)) {
             return;
         }
         if (!listens.isEmpty()) {

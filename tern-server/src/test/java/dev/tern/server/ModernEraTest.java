@@ -590,6 +590,18 @@ class ModernEraTest {
     }
 
     @Test
+    void aChannelClosedByItsListensOwnResultEndsTheListenOnce() {
+        // Closing a channel answers its listens; Streamable HTTP's 2026-07-28 channel closes itself on that answer.
+        Peer p = peer();
+        p.closeOnResponses();
+        RequestId id = p.send(RequestId.of("listen-1"), "subscriptions/listen", p.modern(filter(true, false, false)));
+        p.awaitNotification("notifications/subscriptions/acknowledged");
+        p.close();
+        assertThat(p.responsesTo(id)).singleElement()
+                .satisfies(r -> assertThat(r.at("/result/resultType").asString()).isEqualTo("complete"));
+    }
+
+    @Test
     void anIntegerListenIdStaysAnInteger() {
         Peer p = peer();
         p.send(RequestId.of(7), "subscriptions/listen", p.modern(filter(true, false, false)));

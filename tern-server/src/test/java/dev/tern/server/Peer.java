@@ -16,6 +16,7 @@ import java.util.function.Predicate;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.RequestId;
@@ -74,6 +75,7 @@ final class Peer implements Outbound, AutoCloseable {
     private volatile ObjectNode capabilities = Json.object();
     private volatile Function<JsonNode, JsonNode> answerer;
     private volatile boolean runsNonBlockingHandlersInline;
+    private volatile boolean closesOnResponse;
 
     Peer(McpServer server) {
         this.channel = server.connect(this);
@@ -124,6 +126,9 @@ final class Peer implements Outbound, AutoCloseable {
         synchronized (sent) {
             sent.add(new Sent(tree, relatedTo, false));
             sent.notifyAll();
+        }
+        if (closesOnResponse && message instanceof JsonRpcResponse) {
+            channel.close();
         }
         Function<JsonNode, JsonNode> a = answerer;
         if (tree.has("method") && tree.has("id") && a != null) {
@@ -372,6 +377,14 @@ final class Peer implements Outbound, AutoCloseable {
                 errors.forEach(e -> violations.add(e + " in " + message));
             }
         }
+    }
+
+    /**
+     * Closes the channel once it has sent a response, from within that send, as Streamable HTTP's 2026-07-28 channel
+     * does (one request each).
+     */
+    void closeOnResponses() {
+        closesOnResponse = true;
     }
 
     /** Closes the channel; fails if the server broke the schema it was checked against. */

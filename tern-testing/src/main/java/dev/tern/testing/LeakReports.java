@@ -5,13 +5,19 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The leaks Netty's leak detector reported in this JVM ({@link RecordingLeakDetector}), kept apart from Netty's
- * types so that a test without Netty on its class path can ask for them too (there are none).
+ * types so that a test without Netty on its class path can ask for them too (there are none). A process a test
+ * starts (a real {@code tern serve}) given {@code -Dtern.leakReportAtExit=true} prints the leaks found by its end on
+ * its stderr, where that test looks for them.
  */
 final class LeakReports {
+    private static final String REPORT_AT_EXIT = "tern.leakReportAtExit";
     private static final int COLLECTIONS = 3;
+    private static final AtomicBoolean EXIT_REPORT = new AtomicBoolean();
+    private static volatile Runnable beforeExitReport = () -> { };
     private static final Queue<String> REPORTS = new ConcurrentLinkedQueue<>();
     private static final List<Runnable> POLLERS = new CopyOnWriteArrayList<>();
 
@@ -22,8 +28,16 @@ final class LeakReports {
         REPORTS.add(report);
     }
 
+    /** What the report at exit waits for first: the process's own shutdown to let go of what it still holds. */
+    static void beforeExitReport(Runnable wait) {
+        beforeExitReport = wait;
+    }
+
     static void addPoller(Runnable poller) {
         POLLERS.add(poller);
+        if (Boolean.getBoolean(REPORT_AT_EXIT) && EXIT_REPORT.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(LeakReports::printAtExit, "leak-report"));
+        }
     }
 
     /** Whether any leak detector was made in this JVM: whether Netty tracks its objects here at all. */
@@ -48,5 +62,15 @@ final class LeakReports {
             drained.add(r);
         }
         return drained;
+    }
+
+    private static void printAtExit() {
+        try {
+            beforeExitReport.run();
+            collect().forEach(System.err::println);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        System.err.flush();
     }
 }

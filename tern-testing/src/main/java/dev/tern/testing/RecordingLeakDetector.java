@@ -1,9 +1,11 @@
 package dev.tern.testing;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakTracker;
+import io.netty.util.concurrent.FastThreadLocalThread;
 
 /**
  * Netty's leak detector, which also keeps each leak it reports (a buffer or other reference-counted object collected
@@ -13,6 +15,11 @@ import io.netty.util.ResourceLeakTracker;
  */
 public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
     private static final AtomicLong TRACKED = new AtomicLong();
+    private static final long EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    static {
+        LeakReports.beforeExitReport(RecordingLeakDetector::awaitNettyThreadsEnd);
+    }
     private final String typeName;
 
     public RecordingLeakDetector(Class<?> resourceType, int samplingInterval, long maxActive) {
@@ -57,6 +64,23 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
     protected void reportUntracedLeak(String type) {
         LeakReports.add("LEAK: " + type + ".release() was not called before it was garbage-collected.");
         super.reportUntracedLeak(type);
+    }
+
+    /**
+     * A connection still open holds its buffers (a leaked one included) until its event loop closes it: the report
+     * at a process's exit waits, 5 s at most, for Netty's threads to end, as the process's own shutdown ends them.
+     */
+    private static void awaitNettyThreadsEnd() {
+        long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
+        while (System.nanoTime() < deadline && Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t instanceof FastThreadLocalThread && t.isAlive() && t != Thread.currentThread())) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     @Override
