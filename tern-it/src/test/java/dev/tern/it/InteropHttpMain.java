@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.tern.server.McpServer;
+import dev.tern.testing.NettyLeakCheck;
 import dev.tern.transport.http.HttpServerTransport;
 
 /**
@@ -44,7 +45,9 @@ public final class InteropHttpMain {
     /** Starts this server as a child process and waits until it prints its URL (at most 60 s). */
     public static Running start() throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(TernProcess.javaExecutable(), "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-cp", TernProcess.classpath(), InteropHttpMain.class.getName()));
+                "-XX:TieredStopAtLevel=1"));
+        command.addAll(NettyLeakCheck.processOptions());
+        command.addAll(List.of("-cp", TernProcess.classpath(), InteropHttpMain.class.getName()));
         Running running = new Running(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
@@ -113,6 +116,10 @@ public final class InteropHttpMain {
                 }
             }
             stderrPump.join(1_000);
+            int leaks = NettyLeakCheck.leaksReportedAtExit(stderr());
+            if (leaks > 0) {
+                throw new AssertionError("Netty reported a leak in the interop server; its stderr:\n" + stderr());
+            }
         }
     }
 }

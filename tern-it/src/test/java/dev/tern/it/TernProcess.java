@@ -10,16 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.testing.NettyLeakCheck;
+
 /**
  * A real {@code tern} process started from the test classpath, as a client would start it. The process's stderr is
  * collected; {@link #close()} stops it (SIGTERM, then SIGKILL after 10 s) and fails if Netty reported a leak in it:
- * the process tracks every buffer, as the test JVMs do, and prints the leaks it found on its way out.
+ * the process tracks every buffer, as the test JVMs do, and prints the leaks it found on its way out
+ * ({@link NettyLeakCheck#processOptions()}).
  */
 public final class TernProcess implements AutoCloseable {
-    private static final List<String> LEAK_CHECK = List.of("-Dio.netty.leakDetection.level=paranoid",
-            "-Dio.netty.customResourceLeakDetector=dev.tern.testing.RecordingLeakDetector",
-            "-Dtern.leakReportAtExit=true");
-
     private final Process process;
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrPump;
@@ -27,7 +26,7 @@ public final class TernProcess implements AutoCloseable {
 
     private TernProcess(List<String> command) throws IOException {
         List<String> checked = new ArrayList<>(command);
-        checked.addAll(1, LEAK_CHECK);
+        checked.addAll(1, NettyLeakCheck.processOptions());
         this.process = new ProcessBuilder(checked).redirectError(ProcessBuilder.Redirect.PIPE).start();
         this.stderrPump = Thread.ofPlatform().daemon().start(() -> {
             try (InputStream err = process.getErrorStream()) {
@@ -86,7 +85,7 @@ public final class TernProcess implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        process.close();
+        process.stop();
         throw new IllegalStateException("tern serve did not print its URL; stderr:\n" + process.stderr());
     }
 
@@ -143,9 +142,26 @@ public final class TernProcess implements AutoCloseable {
         return process.waitFor(timeout, unit) ? process.exitValue() : -1;
     }
 
+    /**
+     * Stops the process, and fails if it reported a leak; a server over HTTP that ended on this SIGTERM must have
+     * reported (it serves with Netty's buffers, so its leak report ran or was lost).
+     */
     @Override
     public void close() throws InterruptedException {
+        boolean stoppedHere = stop();
+        String err = stderr();
+        int leaks = NettyLeakCheck.leaksReportedAtExit(err);
+        if (leaks > 0 || (leaks < 0 && url != null && stoppedHere && process.exitValue() == 143)) {
+            throw new AssertionError((leaks > 0 ? "Netty reported a leak in the tern process"
+                    : "the tern process printed no leak report") + "; its stderr:\n" + err);
+        }
+    }
+
+    /** SIGTERM, then SIGKILL after 10 s; whether this call sent the SIGTERM. */
+    private boolean stop() throws InterruptedException {
+        boolean stoppedHere = false;
         if (process.isAlive()) {
+            stoppedHere = true;
             // SIGTERM through the handle: Process.destroy() would also close the pipes, losing what the process
             // writes on its way out (the leak report).
             process.toHandle().destroy();
@@ -154,9 +170,6 @@ public final class TernProcess implements AutoCloseable {
             }
         }
         stderrPump.join(1_000);
-        String err = stderr();
-        if (err.contains("LEAK: ")) {
-            throw new AssertionError("Netty reported a leak in the tern process; its stderr:\n" + err);
-        }
+        return stoppedHere;
     }
 }

@@ -160,7 +160,7 @@ final class DefaultServerChannel implements ServerChannel {
 
     @Override
     public void receive(JsonRpcMessage message) {
-        if (closed) {
+        if (closing) {
             return;
         }
         switch (message) {
@@ -571,7 +571,18 @@ final class DefaultServerChannel implements ServerChannel {
         ack.set("_meta", subscriptionMeta(id));
         ack.set("notifications", honoured);
         send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
+        if (closing && listens.remove(id) != null) {
+            // close() ran its course while this listen was being set up: end it as close() ends the others.
+            sendListenEnd(id);
+        }
         return null;
+    }
+
+    private void sendListenEnd(RequestId id) {
+        ObjectNode result = Json.object();
+        result.put("resultType", "complete");
+        result.set("_meta", subscriptionMeta(id));
+        send(new JsonRpcResult(id, result), id);
     }
 
     private static ObjectNode subscriptionMeta(RequestId id) {
@@ -722,12 +733,10 @@ final class DefaultServerChannel implements ServerChannel {
         }
         if (!listens.isEmpty()) {
             for (Listen l : listens.values()) {
-                ObjectNode result = Json.object();
-                result.put("resultType", "complete");
-                result.set("_meta", subscriptionMeta(l.id()));
-                send(new JsonRpcResult(l.id(), result), l.id());
+                if (listens.remove(l.id()) != null) {
+                    sendListenEnd(l.id());
+                }
             }
-            listens.clear();
         }
         closed = true;
         if (!inFlight.isEmpty()) {

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * its stderr, where that test looks for them.
  */
 final class LeakReports {
-    private static final String REPORT_AT_EXIT = "tern.leakReportAtExit";
+    static final String REPORT_AT_EXIT = "tern.leakReportAtExit";
     private static final int COLLECTIONS = 3;
     private static final AtomicBoolean EXIT_REPORT = new AtomicBoolean();
     private static volatile Runnable beforeExitReport = () -> { };
@@ -36,7 +36,11 @@ final class LeakReports {
     static void addPoller(Runnable poller) {
         POLLERS.add(poller);
         if (Boolean.getBoolean(REPORT_AT_EXIT) && EXIT_REPORT.compareAndSet(false, true)) {
-            Runtime.getRuntime().addShutdownHook(new Thread(LeakReports::printAtExit, "leak-report"));
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(LeakReports::printAtExit, "leak-report"));
+            } catch (IllegalStateException shuttingDown) {
+                // the first buffer of a process that is already exiting: nothing to report on
+            }
         }
     }
 
@@ -64,13 +68,20 @@ final class LeakReports {
         return drained;
     }
 
+    /**
+     * Prints {@link NettyLeakCheck#EXIT_REPORT_HEADER} and the number of leaks found, then each report: the line a test looks for,
+     * so that a report that did not run is not taken for one that found nothing.
+     */
     private static void printAtExit() {
+        List<String> leaks = List.of();
         try {
             beforeExitReport.run();
-            collect().forEach(System.err::println);
+            leaks = collect();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        System.err.println(NettyLeakCheck.EXIT_REPORT_HEADER + leaks.size() + " leak(s)");
+        leaks.forEach(System.err::println);
         System.err.flush();
     }
 }

@@ -1,6 +1,8 @@
 package dev.tern.testing;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -15,6 +17,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * nothing where {@link RecordingLeakDetector} is not Netty's detector.
  */
 public final class NettyLeakCheck implements BeforeAllCallback, AfterAllCallback {
+    /** The line a process started with {@link #processOptions()} prints on stderr at exit, then the leak count. */
+    public static final String EXIT_REPORT_HEADER = "tern-leak-report: ";
+    private static final Pattern EXIT_REPORT = Pattern.compile("(?m)^" + EXIT_REPORT_HEADER + "(\\d+) leak\\(s\\)$");
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(NettyLeakCheck.class);
 
     @Override
@@ -39,6 +44,22 @@ public final class NettyLeakCheck implements BeforeAllCallback, AfterAllCallback
             throw new AssertionError(leaks.size() + " leak(s) reported by Netty by " + when + ":\n"
                     + String.join("\n\n", leaks));
         }
+    }
+
+    /**
+     * JVM options for a process a test starts (a real {@code tern serve}): Netty tracks every buffer there and the
+     * process prints what leaked on stderr at exit, after {@link #EXIT_REPORT_HEADER} ({@link #leaksReportedAtExit}).
+     */
+    public static List<String> processOptions() {
+        return List.of("-Dio.netty.leakDetection.level=paranoid",
+                "-Dio.netty.customResourceLeakDetector=dev.tern.testing.RecordingLeakDetector",
+                "-D" + LeakReports.REPORT_AT_EXIT + "=true");
+    }
+
+    /** The number of leaks a process started with {@link #processOptions()} reported on {@code stderr}; -1: none. */
+    public static int leaksReportedAtExit(String stderr) {
+        Matcher m = EXIT_REPORT.matcher(stderr);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     private static final class LastCheck implements AutoCloseable {

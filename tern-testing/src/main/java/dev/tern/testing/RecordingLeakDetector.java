@@ -67,13 +67,15 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
     }
 
     /**
-     * A connection still open holds its buffers (a leaked one included) until its event loop closes it: the report
-     * at a process's exit waits, 5 s at most, for Netty's threads to end, as the process's own shutdown ends them.
+     * A connection still open holds its buffers (a leaked one included) until its event loop closes it, and
+     * {@code tern serve}'s shutdown hook ({@code tern-shutdown}) still writes after the event loops end: the report at
+     * a process's exit waits, 5 s at most, for Netty's threads and that hook to end.
      */
     private static void awaitNettyThreadsEnd() {
         long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
         while (System.nanoTime() < deadline && Thread.getAllStackTraces().keySet().stream()
-                .anyMatch(t -> t instanceof FastThreadLocalThread && t.isAlive() && t != Thread.currentThread())) {
+                .anyMatch(t -> t != Thread.currentThread() && t.isAlive()
+                        && (t instanceof FastThreadLocalThread || t.getName().equals("tern-shutdown")))) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {

@@ -163,7 +163,7 @@ final class HttpExchange {
         ByteBuf body = ctx.alloc().ioBuffer(BODY_BUFFER_SIZE);
         try {
             codec.encode(message, new ByteBufOutputStream(body));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             body.release();
             throw e;
         }
