@@ -97,6 +97,27 @@ class CancellationAndDisconnectTest {
     }
 
     @Test
+    void row47AModernListenWhoseClientGoesAwayEndsAndFreesItsSlot() throws Exception {
+        int port = served.port();
+        ObjectNode params = Mcp.meta(Json.object());
+        params.putObject("notifications").put("toolsListChanged", true);
+        for (int i = 0; i < 3; i++) {
+            RawHttp listen = new RawHttp(port);
+            listen.send(RawHttp.modernPost(port, Mcp.request("listen-" + i, "subscriptions/listen", params),
+                    "Mcp-Method: subscriptions/listen\r\n"));
+            assertThat(listen.readHead().status()).isEqualTo(200);
+            listen.readUntil("notifications/subscriptions/acknowledged");
+            listen.reset();
+        }
+        // Ending a listen answers it, and that answer closes its channel again: once, without a leak (the class's
+        // leak check) and with the slot given back.
+        DirectoryFixture.await("listens end when their clients go", () -> served.transport.inFlight() == 0);
+        try (Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
+            mcp.assertServes();
+        }
+    }
+
+    @Test
     void row47AbruptDisconnectMidPostMidSseAndMidBody() throws Exception {
         int port = served.port();
         // Mid-body: headers and half the body, then RST.
