@@ -16,10 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class LeakReports {
     static final String REPORT_AT_EXIT = "tern.leakReportAtExit";
     private static final int COLLECTIONS = 3;
-    private static final AtomicBoolean EXIT_REPORT = new AtomicBoolean();
-    private static volatile Runnable beforeExitReport = () -> { };
     private static final Queue<String> REPORTS = new ConcurrentLinkedQueue<>();
     private static final List<Runnable> POLLERS = new CopyOnWriteArrayList<>();
+    private static final AtomicBoolean EXIT_REPORT = new AtomicBoolean();
+    private static volatile Runnable beforeExitReport = () -> { };
 
     private LeakReports() {
     }
@@ -69,8 +69,8 @@ final class LeakReports {
     }
 
     /**
-     * Prints {@link NettyLeakCheck#EXIT_REPORT_HEADER} and the number of leaks found, then each report: the line a test looks for,
-     * so that a report that did not run is not taken for one that found nothing.
+     * Prints {@link NettyLeakCheck#EXIT_REPORT_HEADER} and the number of leaks found, then each report: the line a
+     * test looks for, so that a report that did not run is not taken for one that found nothing.
      */
     private static void printAtExit() {
         List<String> leaks = List.of();

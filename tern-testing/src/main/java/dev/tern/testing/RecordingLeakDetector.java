@@ -20,6 +20,7 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
     static {
         LeakReports.beforeExitReport(RecordingLeakDetector::awaitNettyThreadsEnd);
     }
+
     private final String typeName;
 
     public RecordingLeakDetector(Class<?> resourceType, int samplingInterval, long maxActive) {
@@ -68,8 +69,9 @@ public final class RecordingLeakDetector<T> extends ResourceLeakDetector<T> {
 
     /**
      * A connection still open holds its buffers (a leaked one included) until its event loop closes it, and
-     * {@code tern serve}'s shutdown hook ({@code tern-shutdown}) still writes after the event loops end: the report at
-     * a process's exit waits, 5 s at most, for Netty's threads and that hook to end.
+     * {@code tern serve}'s shutdown hook (the thread {@code tern-shutdown}; the interop server's has the same name)
+     * still writes after the event loops end: the report at a process's exit waits, 5 s at most, for Netty's threads
+     * and that hook to end.
      */
     private static void awaitNettyThreadsEnd() {
         long deadline = System.nanoTime() + EXIT_WAIT_NANOS;
