@@ -149,6 +149,11 @@ final class HttpExchange {
     }
 
     /** What to do if the client goes away before the exchange is done. */
+    /** The event loop of the exchange's connection. */
+    java.util.concurrent.Executor executor() {
+        return ctx.executor();
+    }
+
     synchronized void onClientGone(Runnable action) {
         this.onClientGone = action;
     }

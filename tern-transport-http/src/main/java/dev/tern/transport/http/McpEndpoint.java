@@ -3,6 +3,9 @@ package dev.tern.transport.http;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.Decoded;
@@ -46,7 +49,9 @@ final class McpEndpoint {
     private final SessionManager sessions;
     private final LegacySseEndpoint legacySse;
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final java.util.Set<HttpExchange> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<HttpExchange> open = ConcurrentHashMap.newKeySet();
+    /** The channels of open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
+    private final Map<ServerChannel, Executor> listens = new ConcurrentHashMap<>();
     private volatile boolean draining;
 
     McpEndpoint(McpServer server, HttpOptions options) {
@@ -75,8 +80,14 @@ final class McpEndpoint {
         return pendingWriteWatches;
     }
 
+    /**
+     * Refuses new requests from now on and ends the open {@code subscriptions/listen} streams with their final
+     * result: a listen has no end of its own, so waiting for it would only hold the shutdown to its deadline.
+     */
     void drain() {
         draining = true;
+        // On the listen's event loop, after the request that opened it has been received there.
+        listens.forEach((listen, loop) -> loop.execute(listen::close));
     }
 
     /** Keeps an admitted exchange until it is done, so a shutdown can end it. */
@@ -378,7 +389,15 @@ final class McpEndpoint {
         ServerChannel channel = server.connect(outbound);
         outbound.channel = channel;
         exchange.onClientGone(channel::close);
+        boolean listen = request.method().equals("subscriptions/listen");
+        if (listen) {
+            listens.put(channel, exchange.executor());
+            exchange.onDone(() -> listens.remove(channel));
+        }
         channel.receive(request);
+        if (listen && draining) {
+            channel.close();
+        }
     }
 
     /** Routes what the server sends for one stateless request to its HTTP exchange. */

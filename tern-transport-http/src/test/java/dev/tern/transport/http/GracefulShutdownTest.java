@@ -12,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tern.protocol.Json;
+
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import static dev.tern.transport.http.Mcp.args;
@@ -21,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Shutting down: requests in flight finish within the deadline, new requests get 503 with Retry-After, HTTP/2
- * clients get GOAWAY, and SSE streams end with a {@code retry} hint.
+ * clients get GOAWAY, 2026-07-28 listens end with their result, and SSE streams end with a {@code retry} hint.
  */
 class GracefulShutdownTest {
 
@@ -97,6 +100,50 @@ class GracefulShutdownTest {
             }
             served.close();
         }
+    }
+
+    @Test
+    void openListensEndWithTheirResultAtOnceAndDoNotHoldTheShutdown() throws Exception {
+        // SubscriptionsListenResult: the answer that ends a listen when the server tears it down, as in a shutdown.
+        Served served = new Served(b -> b.shutdownTimeout(Duration.ofSeconds(60)));
+        int port = served.port();
+        CompletableFuture<Void> closing = null;
+        try (RawHttp listen = new RawHttp(port); RawHttp second = new RawHttp(port)) {
+            ObjectNode params = Mcp.meta(Json.object());
+            params.putObject("notifications").put("toolsListChanged", true);
+            listen.send(RawHttp.modernPost(port, Mcp.request("listen-1", "subscriptions/listen", params),
+                    "Mcp-Method: subscriptions/listen\r\n"));
+            second.send(RawHttp.modernPost(port, Mcp.request(2, "subscriptions/listen", params),
+                    "Mcp-Method: subscriptions/listen\r\n"));
+            for (RawHttp stream : new RawHttp[] {listen, second}) {
+                assertThat(stream.readHead().status()).isEqualTo(200);
+                stream.readUntil("notifications/subscriptions/acknowledged");
+            }
+
+            closing = CompletableFuture.runAsync(served.transport::close);
+
+            JsonNode end = lastEvent(listen.readUntil("\"resultType\""));
+            assertThat(end.path("id").asString()).isEqualTo("listen-1");
+            assertThat(end.path("result").path("resultType").asString()).isEqualTo("complete");
+            assertThat(end.path("result").path("_meta").path("io.modelcontextprotocol/subscriptionId").asString())
+                    .isEqualTo("listen-1");
+            assertThat(lastEvent(second.readUntil("\"resultType\"")).path("result").path("_meta")
+                    .path("io.modelcontextprotocol/subscriptionId").asInt()).isEqualTo(2);
+            // Nothing else held the shutdown: it ends long before its 60 s deadline.
+            closing.get(20, TimeUnit.SECONDS);
+            assertThat(listen.closedByServer()).isTrue();
+        } finally {
+            if (closing != null) {
+                closing.get(60, TimeUnit.SECONDS);
+            }
+            served.close();
+        }
+    }
+
+    private static JsonNode lastEvent(String stream) {
+        String data = stream.substring(stream.lastIndexOf("data: ") + "data: ".length());
+        int end = data.indexOf('\n');
+        return Json.mapper().readTree(end < 0 ? data : data.substring(0, end));
     }
 
     @Test

@@ -196,6 +196,33 @@ class StdioServerTransportTest {
     }
 
     @Test
+    void stoppingEndsAnOpenListenWithItsResultWrittenBeforeReturning() throws Exception {
+        StdioServerTransport transport = StdioServerTransport.builder(server).input(input).output(output)
+                .shutdownDeadline(java.time.Duration.ofSeconds(5)).build();
+        var served = CompletableFuture.supplyAsync(() -> {
+            try {
+                return transport.serve();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, r -> Thread.ofPlatform().start(r));
+        input.add(("{\"jsonrpc\":\"2.0\",\"id\":\"l\",\"method\":\"subscriptions/listen\",\"params\":{" + META
+                + ",\"notifications\":{\"toolsListChanged\":true}}}\n").getBytes(StandardCharsets.UTF_8));
+        assertThat(output.await(1).get(0).path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+
+        transport.stop();
+
+        List<String> lines = output.lines(10);
+        assertThat(lines).hasSize(2);
+        JsonNode end = Json.mapper().readTree(lines.get(1));
+        assertThat(end.path("id").asString()).isEqualTo("l");
+        assertThat(end.path("result").path("resultType").asString()).isEqualTo("complete");
+        assertThat(end.path("result").path("_meta").path("io.modelcontextprotocol/subscriptionId").asString())
+                .isEqualTo("l");
+        assertThat(served.get(10, TimeUnit.SECONDS)).isEqualTo(StdioServerTransport.Outcome.STOPPED);
+    }
+
+    @Test
     void aClientThatReadsOnlyAfterWritingAllItsRequestsDoesNotStallTheInput() throws Exception {
         output.hold();
         var served = serve(StdioServerTransport.builder(server));
