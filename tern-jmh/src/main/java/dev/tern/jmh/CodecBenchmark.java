@@ -13,15 +13,21 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import dev.tern.examples.UserDirectory;
 import dev.tern.protocol.CodecLimits;
 import dev.tern.protocol.Decoded;
+import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.RequestId;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The strict codec: decoding a {@code tools/call} request and encoding a {@code get_user} result. */
+/**
+ * The strict codec: decoding a {@code tools/call} request and encoding a {@code get_user} result; and serializing the
+ * user record that result carries, once, as a tool's return value is.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -31,6 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class CodecBenchmark {
     private final JsonRpcCodec codec = new JsonRpcCodec(CodecLimits.DEFAULT);
     private JsonRpcResult result;
+    private final UserDirectory.User user = UserDirectory.generate(100).find("42").orElseThrow();
 
     @Setup
     public void setUp() {
@@ -47,5 +54,10 @@ public class CodecBenchmark {
     @Benchmark
     public byte[] encodeGetUserResult() {
         return codec.encode(result);
+    }
+
+    @Benchmark
+    public JsonNode serializeUserOnce() {
+        return Json.rawJsonOf(user);
     }
 }

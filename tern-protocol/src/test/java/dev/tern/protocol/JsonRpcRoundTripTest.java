@@ -256,7 +256,8 @@ class JsonRpcRoundTripTest {
                 new Person("Ada", "plain", List.of(1, 2)),
                 new Person("Quote \" and back\\slash", "line\nbreak\ttab\u0001bell", List.of()),
                 new Person("\u00e9t\u00e9 \u4e2d\u6587", "emoji \ud83d\ude00 paired", null),
-                new Person("slash / and \\u0041 as text", "\u2028 separator", List.of(-1)));
+                new Person("slash / and \\u0041 as text", "\u2028 separator", List.of(-1)),
+                new Person("\\uD83D and \\\\uDE00 as text", "\\", List.of()));
     }
 
     @ParameterizedTest

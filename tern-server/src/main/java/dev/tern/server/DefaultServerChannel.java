@@ -387,7 +387,10 @@ final class DefaultServerChannel implements ServerChannel {
 
     private void run(Exchange exchange, Methods.Method method) {
         JsonRpcResponse response;
-        exchange.handlerStarted = System.nanoTime();
+        boolean timed = outbound.timesHandlers();
+        if (timed) {
+            exchange.handlerStarted = System.nanoTime();
+        }
         try {
             ObjectNode result = method.handle(exchange);
             response = result == null ? null : new JsonRpcResult(exchange.request.id(), decorate(exchange, result));
@@ -398,7 +401,9 @@ final class DefaultServerChannel implements ServerChannel {
         } catch (Throwable t) {
             response = failure(exchange, t);
         }
-        exchange.handlerEnded = System.nanoTime();
+        if (timed) {
+            exchange.handlerEnded = System.nanoTime();
+        }
         if (response != null || method != Methods.LISTEN) {
             complete(exchange, response);
         }

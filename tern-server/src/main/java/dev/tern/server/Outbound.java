@@ -24,9 +24,14 @@ public interface Outbound {
     /**
      * Tells, just before a request's response is sent on the same thread, when its handler started and ended
      * ({@link System#nanoTime()}), so a transport can report where the time went (HTTP {@code Server-Timing}).
-     * The default ignores it.
+     * Called only when {@link #timesHandlers()} says so.
      */
     default void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
+    }
+
+    /** Whether the handlers of the requests received from now on are timed for {@link #served}; the default, no. */
+    default boolean timesHandlers() {
+        return false;
     }
 
     /**

@@ -59,7 +59,7 @@ final class McpEndpoint {
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits());
         this.sessions = new SessionManager(server, codec, options.maxSessions(), options.sessionIdleTimeout(),
-                options.eventStore());
+                options.eventStore(), options.serverTiming());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
     }
 
@@ -418,6 +418,11 @@ final class McpEndpoint {
         }
 
         @Override
+        public boolean timesHandlers() {
+            return exchange.timing() != null;
+        }
+
+        @Override
         public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
             ServerTiming timing = exchange.timing();
             if (timing != null && id.equals(request)) {
@@ -427,10 +432,10 @@ final class McpEndpoint {
 
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
-            long encodeStarted = System.nanoTime();
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
-                ByteBuf body = exchange.encode(codec, message);
                 ServerTiming timing = exchange.timing();
+                long encodeStarted = timing == null ? 0 : System.nanoTime();
+                ByteBuf body = exchange.encode(codec, message);
                 if (timing != null) {
                     exchange.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
                 }

@@ -35,6 +35,8 @@ final class Session implements Outbound {
     final String principal;
     private final JsonRpcCodec codec;
     private final EventStore events;
+    /** Whether answers carry {@code Server-Timing}, for which handlers are timed. */
+    private final boolean serverTiming;
     private final ServerChannel channel;
     private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
             AtomicLongFieldUpdater.newUpdater(Session.class, "streamsOpened");
@@ -76,7 +78,9 @@ final class Session implements Outbound {
         }
     }
 
-    Session(String id, String principal, McpServer server, JsonRpcCodec codec, EventStore events) {
+    Session(String id, String principal, McpServer server, JsonRpcCodec codec, EventStore events,
+            boolean serverTiming) {
+        this.serverTiming = serverTiming;
         this.principal = principal;
         this.id = id;
         this.codec = codec;
@@ -203,6 +207,11 @@ final class Session implements Outbound {
     }
 
     @Override
+    public boolean timesHandlers() {
+        return serverTiming;
+    }
+
+    @Override
     public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
         Stream stream = posts.get(request);
         HttpExchange sink = stream == null ? null : stream.sink;
@@ -214,7 +223,6 @@ final class Session implements Outbound {
 
     @Override
     public void send(JsonRpcMessage message, RequestId relatedTo) {
-        long encodeStarted = System.nanoTime();
         Stream stream = relatedTo == null ? null : posts.get(relatedTo);
         boolean last = stream != null && message instanceof JsonRpcResponse r && relatedTo.equals(r.id());
         if (stream == null) {
@@ -236,8 +244,9 @@ final class Session implements Outbound {
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
             if (last && open && !sink.streaming()) {
-                ByteBuf body = sink.encode(codec, message);
                 ServerTiming timing = sink.timing();
+                long encodeStarted = timing == null ? 0 : System.nanoTime();
+                ByteBuf body = sink.encode(codec, message);
                 if (timing != null) {
                     sink.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
                 }

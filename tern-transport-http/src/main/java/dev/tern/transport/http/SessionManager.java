@@ -24,10 +24,12 @@ final class SessionManager {
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     private final dev.tern.server.EventStore events;
+    private final boolean serverTiming;
 
     SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, Duration idleTimeout,
-            dev.tern.server.EventStore events) {
+            dev.tern.server.EventStore events, boolean serverTiming) {
         this.events = events;
+        this.serverTiming = serverTiming;
         this.server = server;
         this.codec = codec;
         this.maxSessions = maxSessions;
@@ -45,7 +47,7 @@ final class SessionManager {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Session session = new Session(id, principal, server, codec, events);
+        Session session = new Session(id, principal, server, codec, events, serverTiming);
         sessions.put(id, session);
         return session;
     }
