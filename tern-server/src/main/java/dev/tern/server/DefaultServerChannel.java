@@ -571,15 +571,22 @@ final class DefaultServerChannel implements ServerChannel {
         }
         RequestId id = exchange.request.id();
         inFlight.remove(id, exchange);
-        listens.put(id, new Listen(id, tools, prompts, resources, uris));
         ObjectNode ack = Json.object();
         ack.set("_meta", subscriptionMeta(id));
         ack.set("notifications", honoured);
-        send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
-        if (closing && listens.remove(id) != null) {
-            // close() ran its course while this listen was being set up: end it as close() ends the others.
-            sendListenEnd(id);
+        // Under the lock that close() and the notifications take to reach the listens, so the acknowledgement is the
+        // listen's first message. Put before closing is read, as close() sets closing before it looks for listens:
+        // one of the two sees the other, and a listen close() may have missed is ended here.
+        synchronized (listens) {
+            listens.put(id, new Listen(id, tools, prompts, resources, uris));
+            if (!closing) {
+                send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
+                return null;
+            }
+            listens.remove(id);
         }
+        send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
+        sendListenEnd(id);
         return null;
     }
 
@@ -678,16 +685,21 @@ final class DefaultServerChannel implements ServerChannel {
             if (session != null) {
                 send(new JsonRpcNotification(kind.notification, null), null);
             }
-            for (Listen l : listens.values()) {
-                boolean wanted = switch (kind) {
-                    case TOOLS -> l.tools();
-                    case PROMPTS -> l.prompts();
-                    case RESOURCES -> l.resources();
-                };
-                if (wanted) {
-                    ObjectNode p = Json.object();
-                    p.set("_meta", subscriptionMeta(l.id()));
-                    send(new JsonRpcNotification(kind.notification, p), l.id());
+            if (listens.isEmpty()) {
+                continue;
+            }
+            synchronized (listens) {
+                for (Listen l : listens.values()) {
+                    boolean wanted = switch (kind) {
+                        case TOOLS -> l.tools();
+                        case PROMPTS -> l.prompts();
+                        case RESOURCES -> l.resources();
+                    };
+                    if (wanted) {
+                        ObjectNode p = Json.object();
+                        p.set("_meta", subscriptionMeta(l.id()));
+                        send(new JsonRpcNotification(kind.notification, p), l.id());
+                    }
                 }
             }
         }
@@ -699,12 +711,17 @@ final class DefaultServerChannel implements ServerChannel {
             p.put("uri", uri);
             send(new JsonRpcNotification("notifications/resources/updated", p), null);
         }
-        for (Listen l : listens.values()) {
-            if (l.uris().contains(uri)) {
-                ObjectNode p = Json.object();
-                p.set("_meta", subscriptionMeta(l.id()));
-                p.put("uri", uri);
-                send(new JsonRpcNotification("notifications/resources/updated", p), l.id());
+        if (listens.isEmpty()) {
+            return;
+        }
+        synchronized (listens) {
+            for (Listen l : listens.values()) {
+                if (l.uris().contains(uri)) {
+                    ObjectNode p = Json.object();
+                    p.set("_meta", subscriptionMeta(l.id()));
+                    p.put("uri", uri);
+                    send(new JsonRpcNotification("notifications/resources/updated", p), l.id());
+                }
             }
         }
     }
@@ -737,9 +754,11 @@ final class DefaultServerChannel implements ServerChannel {
             return;
         }
         if (!listens.isEmpty()) {
-            for (Listen l : listens.values()) {
-                if (listens.remove(l.id()) != null) {
-                    sendListenEnd(l.id());
+            synchronized (listens) {
+                for (Listen l : listens.values()) {
+                    if (listens.remove(l.id()) != null) {
+                        sendListenEnd(l.id());
+                    }
                 }
             }
         }

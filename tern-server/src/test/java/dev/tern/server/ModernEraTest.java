@@ -602,6 +602,57 @@ class ModernEraTest {
     }
 
     @Test
+    void aListensAcknowledgementComesBeforeTheEndThatACloseRacingItsSetUpSends() {
+        Peer p = peer();
+        p.beforeRecording(onAcknowledgement(p.channel()::close));
+        RequestId id = p.send(RequestId.of("racing-close"), "subscriptions/listen", p.modern(filter(true, false, false)));
+        p.response(id);
+        assertThat(p.relatedTo(id)).extracting(s -> s.message().path("method").asString("(response)"))
+                .containsExactly("notifications/subscriptions/acknowledged", "(response)");
+    }
+
+    @Test
+    void aListensAcknowledgementComesBeforeAListChangeRacingItsSetUp() {
+        McpServer server = start(fixtures.server().listChangedDelay(Duration.ofMillis(1)));
+        Peer p = peer(server);
+        p.beforeRecording(onAcknowledgement(() -> {
+            server.addTool(ToolSpec.builder("racing").handler((c, a) -> null).build());
+            sleep(300);
+        }));
+        RequestId id = p.send(RequestId.of("racing-change"), "subscriptions/listen", p.modern(filter(true, false, false)));
+        p.awaitNotification("notifications/tools/list_changed");
+        assertThat(p.relatedTo(id)).extracting(s -> s.message().path("method").asString())
+                .containsExactly("notifications/subscriptions/acknowledged", "notifications/tools/list_changed");
+    }
+
+    /**
+     * A hook that, on the first acknowledgement, runs {@code racer} on another thread and gives it 300 ms: a server
+     * that lets it send meanwhile has its message recorded before the acknowledgement.
+     */
+    private static java.util.function.Consumer<JsonNode> onAcknowledgement(Runnable racer) {
+        java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
+        return message -> {
+            if (message.path("method").asString("").equals("notifications/subscriptions/acknowledged")
+                    && fired.compareAndSet(false, true)) {
+                Thread racing = Thread.ofPlatform().start(racer);
+                try {
+                    racing.join(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void anIntegerListenIdStaysAnInteger() {
         Peer p = peer();
         p.send(RequestId.of(7), "subscriptions/listen", p.modern(filter(true, false, false)));

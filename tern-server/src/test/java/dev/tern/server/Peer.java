@@ -76,6 +76,8 @@ final class Peer implements Outbound, AutoCloseable {
     private volatile Function<JsonNode, JsonNode> answerer;
     private volatile boolean runsNonBlockingHandlersInline;
     private volatile boolean closesOnResponse;
+    private volatile java.util.function.Consumer<JsonNode> beforeRecording = m -> {
+    };
 
     Peer(McpServer server) {
         this.channel = server.connect(this);
@@ -123,6 +125,7 @@ final class Peer implements Outbound, AutoCloseable {
     public void send(JsonRpcMessage message, RequestId relatedTo) {
         JsonNode tree = Json.mapper().readTree(codec.encode(message));
         check(tree);
+        beforeRecording.accept(tree);
         synchronized (sent) {
             sent.add(new Sent(tree, relatedTo, false));
             sent.notifyAll();
@@ -385,6 +388,14 @@ final class Peer implements Outbound, AutoCloseable {
      */
     void closeOnResponses() {
         closesOnResponse = true;
+    }
+
+    /**
+     * Runs {@code action} on each message the server sends before it is recorded as sent, as a transport slow to
+     * deliver it: what the server sends meanwhile from other threads is recorded first unless the server waits.
+     */
+    void beforeRecording(java.util.function.Consumer<JsonNode> action) {
+        beforeRecording = action;
     }
 
     /** Closes the channel; fails if the server broke the schema it was checked against. */

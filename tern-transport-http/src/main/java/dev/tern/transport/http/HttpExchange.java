@@ -148,12 +148,12 @@ final class HttpExchange {
         return mode == Mode.SSE;
     }
 
-    /** What to do if the client goes away before the exchange is done. */
     /** The event loop of the exchange's connection. */
     java.util.concurrent.Executor executor() {
         return ctx.executor();
     }
 
+    /** What to do if the client goes away before the exchange is done. */
     synchronized void onClientGone(Runnable action) {
         this.onClientGone = action;
     }

@@ -270,6 +270,11 @@ public final class HttpServerTransport implements AutoCloseable {
         return endpoint.draining();
     }
 
+    /** Open 2026-07-28 {@code subscriptions/listen} requests. */
+    int openListens() {
+        return endpoint.openListens();
+    }
+
     /** Live legacy sessions. */
     int sessionCount() {
         return endpoint.sessions().size();
@@ -281,8 +286,9 @@ public final class HttpServerTransport implements AutoCloseable {
     }
 
     /**
-     * Shuts down gracefully: stops accepting, answers new requests 503, lets in-flight requests finish within the
-     * shutdown timeout, ends open streams with a {@code retry} hint, then closes everything.
+     * Shuts down gracefully: stops accepting, answers new requests 503, ends open 2026-07-28 listens with their
+     * result, lets in-flight requests finish within the shutdown timeout, ends open streams with a {@code retry} hint,
+     * then closes everything.
      */
     @Override
     public void close() {

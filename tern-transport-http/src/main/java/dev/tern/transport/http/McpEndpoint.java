@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.Decoded;
@@ -75,6 +76,11 @@ final class McpEndpoint {
         return inFlight.get();
     }
 
+    /** Open 2026-07-28 {@code subscriptions/listen} requests. */
+    int openListens() {
+        return listens.size();
+    }
+
     /** Write watches pending on every exchange (each keeps its exchange alive until it fires or is cancelled). */
     AtomicInteger pendingWriteWatches() {
         return pendingWriteWatches;
@@ -87,7 +93,13 @@ final class McpEndpoint {
     void drain() {
         draining = true;
         // On the listen's event loop, after the request that opened it has been received there.
-        listens.forEach((listen, loop) -> loop.execute(listen::close));
+        listens.forEach((listen, loop) -> {
+            try {
+                loop.execute(listen::close);
+            } catch (RejectedExecutionException e) {
+                listen.close();
+            }
+        });
     }
 
     /** Keeps an admitted exchange until it is done, so a shutdown can end it. */

@@ -111,7 +111,8 @@ class CancellationAndDisconnectTest {
         }
         // Ending a listen answers it, and that answer closes its channel again: once, without a leak (the class's
         // leak check) and with the slot given back.
-        DirectoryFixture.await("listens end when their clients go", () -> served.transport.inFlight() == 0);
+        DirectoryFixture.await("listens end when their clients go", () -> served.transport.inFlight() == 0
+                && served.transport.openListens() == 0);
         try (Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
             mcp.assertServes();
         }

@@ -108,7 +108,7 @@ class GracefulShutdownTest {
         Served served = new Served(b -> b.shutdownTimeout(Duration.ofSeconds(60)));
         int port = served.port();
         CompletableFuture<Void> closing = null;
-        try (RawHttp listen = new RawHttp(port); RawHttp second = new RawHttp(port)) {
+        try (RawHttp listen = new RawHttp(port); RawHttp second = new RawHttp(port); RawH2 h2 = RawH2.connect(port)) {
             ObjectNode params = Mcp.meta(Json.object());
             params.putObject("notifications").put("toolsListChanged", true);
             listen.send(RawHttp.modernPost(port, Mcp.request("listen-1", "subscriptions/listen", params),
@@ -119,6 +119,11 @@ class GracefulShutdownTest {
                 assertThat(stream.readHead().status()).isEqualTo(200);
                 stream.readUntil("notifications/subscriptions/acknowledged");
             }
+            int h2Stream = h2.post(Mcp.request("over-h2", "subscriptions/listen", params),
+                    java.util.Map.of("mcp-method", "subscriptions/listen"), true);
+            assertThat(new String(h2.await(RawH2.DATA, h2Stream).payload(), StandardCharsets.UTF_8))
+                    .contains("notifications/subscriptions/acknowledged");
+            assertThat(served.transport.openListens()).isEqualTo(3);
 
             closing = CompletableFuture.runAsync(served.transport::close);
 
@@ -129,8 +134,11 @@ class GracefulShutdownTest {
                     .isEqualTo("listen-1");
             assertThat(lastEvent(second.readUntil("\"resultType\"")).path("result").path("_meta")
                     .path("io.modelcontextprotocol/subscriptionId").asInt()).isEqualTo(2);
-            // Nothing else held the shutdown: it ends long before its 60 s deadline.
+            assertThat(lastEvent(restOfStream(h2, h2Stream)).path("result").path("_meta")
+                    .path("io.modelcontextprotocol/subscriptionId").asString()).isEqualTo("over-h2");
+            // Nothing else held the shutdown: it ends long before its 60 s deadline, every listen forgotten.
             closing.get(20, TimeUnit.SECONDS);
+            assertThat(served.transport.openListens()).isZero();
             assertThat(listen.closedByServer()).isTrue();
         } finally {
             if (closing != null) {
@@ -138,6 +146,24 @@ class GracefulShutdownTest {
             }
             served.close();
         }
+    }
+
+    /** The DATA of {@code stream} up to its end; a GOAWAY (which lets open streams finish) is read past. */
+    private static String restOfStream(RawH2 h2, int stream) throws IOException {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            RawH2.Frame f = h2.next();
+            if (f.type() == RawH2.RST_STREAM && f.stream() == stream) {
+                throw new IOException("stream reset with error " + f.errorCode() + " after: " + body);
+            }
+            if (f.type() == RawH2.DATA && f.stream() == stream) {
+                body.append(new String(f.payload(), StandardCharsets.UTF_8));
+                if ((f.flags() & RawH2.END_STREAM) != 0) {
+                    return body.toString();
+                }
+            }
+        }
+        throw new IOException("no end of stream " + stream + " after: " + body);
     }
 
     private static JsonNode lastEvent(String stream) {
