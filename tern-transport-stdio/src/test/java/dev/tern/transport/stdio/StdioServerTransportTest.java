@@ -83,7 +83,10 @@ class StdioServerTransportTest {
     }
 
     private CompletableFuture<StdioServerTransport.Outcome> serve(StdioServerTransport.Builder builder) {
-        StdioServerTransport transport = builder.input(input).output(output).build();
+        return serve(builder.input(input).output(output).build());
+    }
+
+    private static CompletableFuture<StdioServerTransport.Outcome> serve(StdioServerTransport transport) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return transport.serve();
@@ -174,13 +177,7 @@ class StdioServerTransportTest {
     void stoppingLetsARequestInFlightFinishAndWritesItsReplyBeforeReturning() throws Exception {
         StdioServerTransport transport = StdioServerTransport.builder(server).input(input).output(output)
                 .shutdownDeadline(java.time.Duration.ofSeconds(5)).build();
-        var served = CompletableFuture.supplyAsync(() -> {
-            try {
-                return transport.serve();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, r -> Thread.ofPlatform().start(r));
+        var served = serve(transport);
         input.add((call(1, "echo", "{\"text\":\"first\"}") + "\n").getBytes(StandardCharsets.UTF_8));
         output.await(1);
         input.add((call(2, "slow", "{\"millis\":300}") + "\n").getBytes(StandardCharsets.UTF_8));
@@ -199,13 +196,7 @@ class StdioServerTransportTest {
     void stoppingEndsAnOpenListenWithItsResultWrittenBeforeReturning() throws Exception {
         StdioServerTransport transport = StdioServerTransport.builder(server).input(input).output(output)
                 .shutdownDeadline(java.time.Duration.ofSeconds(5)).build();
-        var served = CompletableFuture.supplyAsync(() -> {
-            try {
-                return transport.serve();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, r -> Thread.ofPlatform().start(r));
+        var served = serve(transport);
         input.add(("{\"jsonrpc\":\"2.0\",\"id\":\"l\",\"method\":\"subscriptions/listen\",\"params\":{" + META
                 + ",\"notifications\":{\"toolsListChanged\":true}}}\n").getBytes(StandardCharsets.UTF_8));
         assertThat(output.await(1).get(0).path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
