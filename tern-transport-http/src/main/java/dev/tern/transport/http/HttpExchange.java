@@ -67,6 +67,8 @@ final class HttpExchange {
     private boolean sseReplies;
     /** Written on the event loop and waiting for its {@link FlushBatch}; only the event loop reads or sets it. */
     private boolean flushPending;
+    /** Set once the exchange no longer counts among the requests in flight (it may count while it is not done). */
+    private boolean slotGivenBack;
 
     HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits,
             AtomicInteger pendingWatches, Runnable onDone) {
@@ -90,6 +92,15 @@ final class HttpExchange {
     /** Bytes written for this exchange and not yet taken by the client's connection. */
     long queuedBytes() {
         return queued.get();
+    }
+
+    /** True the first time only: the exchange gives back its place among the requests in flight. */
+    synchronized boolean giveBackSlot() {
+        if (slotGivenBack) {
+            return false;
+        }
+        slotGivenBack = true;
+        return true;
     }
 
     /** Runs {@code action} once when the exchange is done, whichever way it ends. */

@@ -309,7 +309,8 @@ public final class HttpServerTransport implements AutoCloseable {
             });
         }
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
-        while (endpoint.inFlight() > 0 && System.nanoTime() < deadline) {
+        // drain() has the open listens answered on their event loops: their answers are awaited as requests are.
+        while ((endpoint.inFlight() > 0 || endpoint.openListens() > 0) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
@@ -443,12 +444,19 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Legacy sessions held at once (default 10,000); the same bound applies, each on its own, to the open
+         * 2026-07-28 listens and to the 2024-11-05 SSE connections. Beyond it: 503 with Retry-After.
+         */
         public Builder maxSessions(int max) {
             this.maxSessions = positive("maxSessions", max);
             return this;
         }
 
-        /** Requests served at once; beyond it requests get a fast 503 with Retry-After. */
+        /**
+         * Requests served at once (default 4,096; open listens and streams not counted); beyond it requests get a
+         * fast 503 with Retry-After.
+         */
         public Builder maxInFlight(int max) {
             this.maxInFlight = positive("maxInFlight", max);
             return this;

@@ -184,9 +184,28 @@ final class McpEndpoint {
         }
         open.add(exchange);
         exchange.onDone(() -> {
-            inFlight.decrementAndGet();
+            if (exchange.giveBackSlot()) {
+                inFlight.decrementAndGet();
+            }
             open.remove(exchange);
         });
+        return true;
+    }
+
+    /**
+     * A listen is a stream its client keeps open, as a legacy session's GET stream is: it gives back its place among
+     * the requests in flight (held by the thousand it would shed every call) and counts against the sessions' bound.
+     */
+    private boolean admitListen(HttpExchange exchange, RequestId id) {
+        if (listens.size() >= options.maxSessions()) {
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
+            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, id, ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: too many open listens");
+            return false;
+        }
+        if (exchange.giveBackSlot()) {
+            inFlight.decrementAndGet();
+        }
         return true;
     }
 
@@ -397,11 +416,14 @@ final class McpEndpoint {
             }
         }
         exchange.requestId(request.id());
+        boolean listen = request.method().equals("subscriptions/listen");
+        if (listen && !admitListen(exchange, request.id())) {
+            return;
+        }
         ModernRequest outbound = new ModernRequest(request.id(), exchange);
         ServerChannel channel = server.connect(outbound);
         outbound.channel = channel;
         exchange.onClientGone(channel::close);
-        boolean listen = request.method().equals("subscriptions/listen");
         if (listen) {
             listens.put(channel, exchange.executor());
             exchange.onDone(() -> listens.remove(channel));

@@ -15,6 +15,8 @@ import dev.tern.protocol.Json;
 
 import org.junit.jupiter.api.Test;
 
+import tools.jackson.databind.node.ObjectNode;
+
 import static dev.tern.transport.http.Mcp.args;
 import static dev.tern.transport.http.Mcp.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -172,6 +174,52 @@ class LimitsTest {
                 assertThat(f.get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
             }
             mcp.assertServes();
+        }
+    }
+
+    @Test
+    void row43OpenListensTakeNoSlotOfTheRequestsInFlightAndAreCappedOfTheirOwn() throws Exception {
+        // A 2026-07-28 listen is the stream a client keeps open, as a legacy session's GET stream: held by the clients
+        // of a busy server by the thousand, it must not shed their calls, and is bounded as sessions are.
+        try (Served served = new Served(b -> b.maxInFlight(2).maxSessions(3));
+                Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
+            int port = served.port();
+            ObjectNode params = Mcp.meta(Json.object());
+            params.putObject("notifications").put("toolsListChanged", true);
+            List<RawHttp> listens = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    RawHttp listen = new RawHttp(port);
+                    listens.add(listen);
+                    listen.send(RawHttp.modernPost(port, Mcp.request("listen-" + i, "subscriptions/listen", params),
+                            "Mcp-Method: subscriptions/listen\r\n"));
+                    assertThat(listen.readHead().status()).isEqualTo(200);
+                    listen.readUntil("notifications/subscriptions/acknowledged");
+                }
+                assertThat(served.transport.inFlight()).isZero();
+                mcp.assertServes();
+                assertThat(mcp.modern("tools/call", toolCall("count", null)).status()).isEqualTo(200);
+
+                try (RawHttp fourth = new RawHttp(port)) {
+                    fourth.send(RawHttp.modernPost(port, Mcp.request("listen-3", "subscriptions/listen", params),
+                            "Mcp-Method: subscriptions/listen\r\n"));
+                    RawHttp.Response refused = fourth.read();
+                    assertThat(refused.status()).isEqualTo(503);
+                    assertThat(Integer.parseInt(refused.headers().get("retry-after"))).isPositive();
+                    assertThat(refused.code()).isEqualTo(-32603);
+                    assertThat(refused.json().path("id").asString()).isEqualTo("listen-3");
+                }
+            } finally {
+                for (RawHttp listen : listens) {
+                    listen.reset();
+                }
+            }
+            DirectoryFixture.await("listens given back", () -> served.transport.openListens() == 0);
+            RawHttp again = new RawHttp(port);
+            again.send(RawHttp.modernPost(port, Mcp.request("listen-4", "subscriptions/listen", params),
+                    "Mcp-Method: subscriptions/listen\r\n"));
+            assertThat(again.readHead().status()).isEqualTo(200);
+            again.reset();
         }
     }
 
