@@ -30,15 +30,16 @@ import io.netty.channel.nio.NioIoHandler;
  * What holding many legacy sessions and open SSE streams costs a server: opens {@code --sessions} 2025-11-25 sessions
  * ({@code initialize}, {@code notifications/initialized}) and leaves them idle, then opens the standalone GET stream
  * of the first {@code --streams} of them over h2c (many streams per connection, so the server's per-address
- * connection limit does not get in the way) and holds them open; samples the server's RSS and live heap (after a full
- * GC, through {@code jcmd}) before, with the sessions, and with the streams; {@code --histograms DIR} keeps each
- * stage's heap histogram. With {@code --warm}, the same sessions are opened and deleted first, so that what the
- * traffic leaves behind (a grown heap, JIT code) is not counted as what the sessions hold.
+ * connection limit does not get in the way) and holds them open, then {@code --listens} 2026-07-28
+ * {@code subscriptions/listen} streams over h2c alike; samples the server's RSS and live heap (after a full GC,
+ * through {@code jcmd}) before, with the sessions, with the streams and with the listens; {@code --histograms DIR}
+ * keeps each stage's heap histogram. With {@code --warm}, the same sessions are opened and deleted first, so that what
+ * the traffic leaves behind (a grown heap, JIT code) is not counted as what the sessions hold.
  * Bounded in count and in time; meant for a server on 127.0.0.1.
  *
  * <pre>
  * java -cp tern-cli/target/tern.jar dev.tern.bench.HeldSessions --url http://127.0.0.1:8080/mcp --pid PID \
- *     --sessions 10000 --streams 5000 --hold 10s
+ *     --sessions 10000 --streams 5000 --listens 5000 --hold 10s
  * </pre>
  */
 public final class HeldSessions {
@@ -47,6 +48,11 @@ public final class HeldSessions {
             + "\"protocolVersion\":\"" + VERSION + "\",\"capabilities\":{},"
             + "\"clientInfo\":{\"name\":\"tern-bench\",\"version\":\"1\"}}}";
     private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+    private static final String MODERN = "2026-07-28";
+    private static final String LISTEN = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"subscriptions/listen\",\"params\":{"
+            + "\"notifications\":{\"toolsListChanged\":true},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\""
+            + MODERN + "\",\"io.modelcontextprotocol/clientCapabilities\":{},"
+            + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"tern-bench\",\"version\":\"1\"}}}}";
     private static final int MAX_SESSIONS = 50_000;
     private static final int STREAMS_PER_CONNECTION = 200;
     private static final int SESSION_CONCURRENCY = 32;
@@ -55,6 +61,7 @@ public final class HeldSessions {
     private final long pid;
     private final int sessionCount;
     private final int streamCount;
+    private final int listenCount;
     private final Duration hold;
     private final Duration deadline;
     private final Path histogram;
@@ -63,12 +70,13 @@ public final class HeldSessions {
     private final AtomicInteger errors = new AtomicInteger();
     private final AtomicReference<String> firstError = new AtomicReference<>();
 
-    private HeldSessions(URI url, long pid, int sessions, int streams, Duration hold, Duration deadline,
+    private HeldSessions(URI url, long pid, int sessions, int streams, int listens, Duration hold, Duration deadline,
             Path histogram, boolean warm) {
         this.url = url;
         this.pid = pid;
         this.sessionCount = sessions;
         this.streamCount = streams;
+        this.listenCount = listens;
         this.hold = hold;
         this.deadline = deadline;
         this.histogram = histogram;
@@ -80,6 +88,7 @@ public final class HeldSessions {
         long pid = 0;
         int sessions = 1_000;
         int streams = 0;
+        int listens = 0;
         Duration hold = Duration.ofSeconds(5);
         Duration deadline = Duration.ofMinutes(3);
         Path histogram = null;
@@ -91,6 +100,7 @@ public final class HeldSessions {
                 case "--pid" -> pid = Long.parseLong(value);
                 case "--sessions" -> sessions = Integer.parseInt(value);
                 case "--streams" -> streams = Integer.parseInt(value);
+                case "--listens" -> listens = Integer.parseInt(value);
                 case "--hold" -> hold = Durations.parse(value);
                 case "--deadline" -> deadline = Durations.parse(value);
                 case "--histograms" -> histogram = Files.createDirectories(Path.of(value));
@@ -99,7 +109,7 @@ public final class HeldSessions {
                     i--;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (expected: --url URL"
-                        + " --pid PID [--sessions N] [--streams N] [--hold 5s] [--deadline 3m] [--histograms DIR] [--warm])");
+                        + " --pid PID [--sessions N] [--streams N] [--listens N] [--hold 5s] [--deadline 3m] [--histograms DIR] [--warm])");
             }
             i++;
         }
@@ -107,10 +117,12 @@ public final class HeldSessions {
         if (!"127.0.0.1".equals(uri.getHost()) && !"localhost".equals(uri.getHost())) {
             throw new IllegalArgumentException("--url: " + uri + " (expected: a server on 127.0.0.1)");
         }
-        if (pid <= 0 || sessions < 0 || sessions > MAX_SESSIONS || streams < 0 || streams > sessions) {
-            throw new IllegalArgumentException("expected --pid > 0, 0 <= --streams <= --sessions <= " + MAX_SESSIONS);
+        if (pid <= 0 || sessions < 0 || sessions > MAX_SESSIONS || streams < 0 || streams > sessions || listens < 0
+                || listens > MAX_SESSIONS) {
+            throw new IllegalArgumentException("expected --pid > 0, 0 <= --streams <= --sessions <= " + MAX_SESSIONS
+                    + ", 0 <= --listens <= " + MAX_SESSIONS);
         }
-        int failures = new HeldSessions(uri, pid, sessions, streams, hold, deadline, histogram, warm).run();
+        int failures = new HeldSessions(uri, pid, sessions, streams, listens, hold, deadline, histogram, warm).run();
         System.exit(failures == 0 ? 0 : 1);
     }
 
@@ -124,33 +136,47 @@ public final class HeldSessions {
                 // the same traffic first, its sessions deleted: what stays after it is what the sessions hold
                 openSessions(http, end);
                 deleteSessions(http, end);
-                report("warmed", settledSample(sampler, "warmed"), 0, 0);
+                report("warmed", settledSample(sampler, "warmed"), 0, 0, 0);
             }
             Stage before = settledSample(sampler, "before");
-            report("before", before, 0, 0);
+            report("before", before, 0, 0, 0);
             openSessions(http, end);
             withSessions = settledSample(sampler, "sessions");
-            report("sessions", withSessions, sessionIds.size(), 0);
+            report("sessions", withSessions, sessionIds.size(), 0, 0);
             perItem("per session", before, withSessions, sessionIds.size());
         }
-        if (streamCount > 0) {
-            int connections = (streamCount + STREAMS_PER_CONNECTION - 1) / STREAMS_PER_CONNECTION;
+        if (streamCount > 0 || listenCount > 0) {
+            int streamConnections = (streamCount + STREAMS_PER_CONNECTION - 1) / STREAMS_PER_CONNECTION;
+            int listenConnections = (listenCount + STREAMS_PER_CONNECTION - 1) / STREAMS_PER_CONNECTION;
             EventLoopGroup group = new MultiThreadIoEventLoopGroup(2,
                     Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
             // an engine per connection: one engine opens its next HTTP/2 connection only as streams finish
             List<HttpClientEngine> engines = new ArrayList<>();
             try {
-                for (int i = 0; i < connections; i++) {
+                for (int i = 0; i < streamConnections + listenConnections; i++) {
                     engines.add(HttpClientEngine.builder(url).protocol(HttpProtocol.H2C).eventLoopGroup(group)
                             .maxConnections(1).maxConcurrentStreams(STREAMS_PER_CONNECTION)
                             .responseTimeout(Duration.ZERO).build());
                 }
-                int open = openStreams(engines, end);
-                Stage withStreams = settledSample(sampler, "streams");
-                report("streams", withStreams, sessionIds.size(), open);
-                perItem("per stream", withSessions, withStreams, open);
+                Stage last = withSessions;
+                int open = 0;
+                if (streamCount > 0) {
+                    open = hold(getStreams(), engines.subList(0, streamConnections), end, "GET stream");
+                    Stage withStreams = settledSample(sampler, "streams");
+                    report("streams", withStreams, sessionIds.size(), open, 0);
+                    perItem("per stream", last, withStreams, open);
+                    last = withStreams;
+                }
+                int listening = 0;
+                if (listenCount > 0) {
+                    listening = hold(listens(), engines.subList(streamConnections, engines.size()), end, "listen");
+                    Stage withListens = settledSample(sampler, "listens");
+                    report("listens", withListens, sessionIds.size(), open, listening);
+                    perItem("per listen", last, withListens, listening);
+                }
                 sleepUntil(Math.min(end, System.nanoTime() + hold.toNanos()));
-                report("held " + hold.toSeconds() + "s", settledSample(sampler, "held"), sessionIds.size(), open);
+                report("held " + hold.toSeconds() + "s", settledSample(sampler, "held"), sessionIds.size(), open,
+                        listening);
             } finally {
                 engines.forEach(HttpClientEngine::close);
                 group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
@@ -232,36 +258,54 @@ public final class HeldSessions {
         return http.send(call);
     }
 
-    /** Opens the GET streams and returns how many delivered their first (priming) event before the deadline. */
-    private int openStreams(List<HttpClientEngine> engines, long end) throws InterruptedException {
+    /** The standalone GET streams of the first {@code --streams} sessions. */
+    private List<HttpCall> getStreams() {
         List<String> ids;
         synchronized (sessionIds) {
             ids = List.copyOf(sessionIds.subList(0, Math.min(streamCount, sessionIds.size())));
         }
-        CountDownLatch primed = new CountDownLatch(ids.size());
+        return ids.stream().map(session -> HttpCall.get(null).header("accept", "text/event-stream")
+                .header("mcp-session-id", session).header("mcp-protocol-version", VERSION)).toList();
+    }
+
+    /** {@code --listens} 2026-07-28 {@code subscriptions/listen} requests, each with an id of its own. */
+    private List<HttpCall> listens() {
+        List<HttpCall> calls = new ArrayList<>(listenCount);
+        for (int i = 0; i < listenCount; i++) {
+            calls.add(HttpCall.post(null, "application/json", LISTEN.formatted(i).getBytes(StandardCharsets.UTF_8))
+                    .header("accept", "application/json, text/event-stream").header("mcp-protocol-version", MODERN)
+                    .header("mcp-method", "subscriptions/listen"));
+        }
+        return calls;
+    }
+
+    /**
+     * Sends each call, {@link #STREAMS_PER_CONNECTION} to an engine, and returns how many streams delivered their first
+     * event (the GET stream's priming event, the listen's acknowledgement) before the deadline; they stay open.
+     */
+    private int hold(List<HttpCall> calls, List<HttpClientEngine> engines, long end, String what)
+            throws InterruptedException {
+        CountDownLatch first = new CountDownLatch(calls.size());
         AtomicInteger open = new AtomicInteger();
-        for (int i = 0; i < ids.size(); i++) {
-            String session = ids.get(i);
+        for (int i = 0; i < calls.size(); i++) {
             HttpClientEngine h2c = engines.get(i / STREAMS_PER_CONNECTION);
             AtomicInteger seen = new AtomicInteger();
-            HttpCall get = HttpCall.get(null).header("accept", "text/event-stream")
-                    .header("mcp-session-id", session).header("mcp-protocol-version", VERSION)
-                    .onEvent(event -> {
-                        if (seen.getAndIncrement() == 0) {
-                            open.incrementAndGet();
-                            primed.countDown();
-                        }
-                    });
-            h2c.send(get).whenComplete((reply, failure) -> {
+            HttpCall call = calls.get(i).onEvent(event -> {
+                if (seen.getAndIncrement() == 0) {
+                    open.incrementAndGet();
+                    first.countDown();
+                }
+            });
+            h2c.send(call).whenComplete((reply, failure) -> {
                 if (seen.get() == 0) {
-                    error(failure != null ? failure : new IllegalStateException("GET stream: HTTP " + reply.status()
+                    error(failure != null ? failure : new IllegalStateException(what + ": HTTP " + reply.status()
                             + " " + abbreviate(reply.bodyText())));
-                    primed.countDown();
+                    first.countDown();
                 }
             });
         }
-        if (!primed.await(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-            error(new IllegalStateException((ids.size() - open.get()) + " streams not open at the deadline"));
+        if (!first.await(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            error(new IllegalStateException((calls.size() - open.get()) + " " + what + "s not open at the deadline"));
         }
         return open.get();
     }
@@ -302,9 +346,10 @@ public final class HeldSessions {
         return out;
     }
 
-    private static void report(String stage, Stage s, int sessions, int streams) {
-        System.out.printf("%-10s sessions %6d  streams %6d  RSS %8.1f MiB (%8.1f before GC)  live heap %8.1f MiB%n",
-                stage, sessions, streams, s.rss() / 1048576.0, s.rssBefore() / 1048576.0, s.liveHeap() / 1048576.0);
+    private static void report(String stage, Stage s, int sessions, int streams, int listens) {
+        System.out.printf("%-10s sessions %6d  streams %6d  listens %6d  RSS %8.1f MiB (%8.1f before GC)  live heap"
+                + " %8.1f MiB%n", stage, sessions, streams, listens, s.rss() / 1048576.0, s.rssBefore() / 1048576.0,
+                s.liveHeap() / 1048576.0);
     }
 
     private static void perItem(String what, Stage from, Stage to, int count) {

@@ -63,7 +63,8 @@ final class DefaultServerChannel implements ServerChannel {
     private volatile PendingRequests pending;
     private final Map<RequestId, Exchange> inFlight = new ConcurrentHashMap<>();
     private final Map<RequestId, Listen> listens = new ConcurrentHashMap<>();
-    private final Set<String> resourceSubscriptions = ConcurrentHashMap.newKeySet();
+    /** Made by the first {@code resources/subscribe}: most channels (every stateless request has one) never subscribe. */
+    private volatile Set<String> resourceSubscriptions;
     private final Set<FeatureRegistry.Kind> changedKinds = EnumSet.noneOf(FeatureRegistry.Kind.class);
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final Object idle = new Object();
@@ -531,13 +532,23 @@ final class DefaultServerChannel implements ServerChannel {
 
     ObjectNode subscribe(Exchange exchange, boolean add) {
         String uri = Methods.requireString(exchange.params, "uri");
+        Set<String> subscriptions = resourceSubscriptions;
         if (add) {
-            if (resourceSubscriptions.size() >= 10_000 && !resourceSubscriptions.contains(uri)) {
+            if (subscriptions == null) {
+                synchronized (this) {
+                    subscriptions = resourceSubscriptions;
+                    if (subscriptions == null) {
+                        subscriptions = ConcurrentHashMap.newKeySet();
+                        resourceSubscriptions = subscriptions;
+                    }
+                }
+            }
+            if (subscriptions.size() >= 10_000 && !subscriptions.contains(uri)) {
                 throw McpException.invalidRequest("Invalid request: too many resource subscriptions");
             }
-            resourceSubscriptions.add(uri);
-        } else {
-            resourceSubscriptions.remove(uri);
+            subscriptions.add(uri);
+        } else if (subscriptions != null) {
+            subscriptions.remove(uri);
         }
         return Json.object();
     }
@@ -549,7 +560,7 @@ final class DefaultServerChannel implements ServerChannel {
         boolean tools = filter.path("toolsListChanged").asBoolean(false);
         boolean prompts = filter.path("promptsListChanged").asBoolean(false);
         boolean resources = filter.path("resourcesListChanged").asBoolean(false);
-        Set<String> uris = ConcurrentHashMap.newKeySet();
+        Set<String> uris = Set.of();
         if (tools) {
             honoured.put("toolsListChanged", true);
         }
@@ -562,12 +573,13 @@ final class DefaultServerChannel implements ServerChannel {
         JsonNode wanted = filter.get("resourceSubscriptions");
         if (wanted != null && wanted.isArray()) {
             ArrayNode accepted = honoured.putArray("resourceSubscriptions");
+            Set<String> chosen = new java.util.HashSet<>();
             for (JsonNode uri : wanted) {
-                if (uri.isString() && uris.size() < 10_000) {
-                    uris.add(uri.stringValue());
+                if (uri.isString() && chosen.size() < 10_000 && chosen.add(uri.stringValue())) {
                     accepted.add(uri.stringValue());
                 }
             }
+            uris = Set.copyOf(chosen);
         }
         RequestId id = exchange.request.id();
         inFlight.remove(id, exchange);
@@ -706,7 +718,8 @@ final class DefaultServerChannel implements ServerChannel {
     }
 
     void resourceUpdated(String uri) {
-        if (session != null && resourceSubscriptions.contains(uri)) {
+        Set<String> subscriptions = resourceSubscriptions;
+        if (session != null && subscriptions != null && subscriptions.contains(uri)) {
             ObjectNode p = Json.object();
             p.put("uri", uri);
             send(new JsonRpcNotification("notifications/resources/updated", p), null);

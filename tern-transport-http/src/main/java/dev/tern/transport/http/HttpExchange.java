@@ -1,5 +1,7 @@
 package dev.tern.transport.http;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -44,13 +46,26 @@ final class HttpExchange {
     /** Room for a typical JSON answer, so most are written without the buffer growing. */
     private static final int BODY_BUFFER_SIZE = 2048;
     private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
+    private static final VarHandle QUEUED;
+    private static final VarHandle COMPLETED_WRITES;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            QUEUED = lookup.findVarHandle(HttpExchange.class, "queued", long.class);
+            COMPLETED_WRITES = lookup.findVarHandle(HttpExchange.class, "completedWrites", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ChannelHandlerContext ctx;
     private final boolean keepAlive;
     private final long writeTimeoutNanos;
     private final long maxQueuedBytes;
-    private final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong completedWrites = new java.util.concurrent.atomic.AtomicLong();
+    /** Bytes written and not yet taken by the connection, and writes completed: updated through the handles below. */
+    private volatile long queued;
+    private volatile long completedWrites;
     private ScheduledFuture<?> writeWatch;
     /** The transport's count of write watches pending, this exchange's included. */
     private final AtomicInteger pendingWatches;
@@ -91,7 +106,7 @@ final class HttpExchange {
 
     /** Bytes written for this exchange and not yet taken by the client's connection. */
     long queuedBytes() {
-        return queued.get();
+        return queued;
     }
 
     /** True the first time only: the exchange gives back its place among the requests in flight. */
@@ -330,7 +345,7 @@ final class HttpExchange {
     }
 
     private void writeEvent(byte[] json, String eventId) {
-        if (queued.get() > maxQueuedBytes) {
+        if (queued > maxQueuedBytes) {
             drop("more than " + maxQueuedBytes + " bytes queued for a client that is not reading");
             return;
         }
@@ -363,12 +378,12 @@ final class HttpExchange {
      * loop the flush waits for the end of the loop's turn ({@link FlushBatch}).
      */
     private io.netty.channel.ChannelFuture write(Object message, long bytes, boolean flush) {
-        queued.addAndGet(bytes);
+        QUEUED.getAndAdd(this, bytes);
         boolean batched = flush && flushAfterTurn();
         io.netty.channel.ChannelFuture f = flush && !batched ? ctx.writeAndFlush(message) : ctx.write(message);
         f.addListener(done -> {
-            long left = queued.addAndGet(-bytes);
-            completedWrites.incrementAndGet();
+            long left = (long) QUEUED.getAndAdd(this, -bytes) - bytes;
+            COMPLETED_WRITES.getAndAdd(this, 1L);
             if (left <= 0) {
                 writesDrained();
             }
@@ -395,7 +410,7 @@ final class HttpExchange {
         flushPending = false;
         ctx.flush();
         synchronized (this) {
-            if (queued.get() > 0 && ctx.channel().isActive()) {
+            if (queued > 0 && ctx.channel().isActive()) {
                 watchUnlessWatched();
             }
         }
@@ -403,7 +418,7 @@ final class HttpExchange {
 
     private void watchUnlessWatched() {
         if (writeWatch == null) {
-            writesAtLastWatch = completedWrites.get();
+            writesAtLastWatch = completedWrites;
             watchWrites();
         }
     }
@@ -415,7 +430,7 @@ final class HttpExchange {
      */
     private void writesDrained() {
         synchronized (this) {
-            if (mode == Mode.DONE && queued.get() <= 0) {
+            if (mode == Mode.DONE && queued <= 0) {
                 stopWatchingWrites();
             }
         }
@@ -441,10 +456,10 @@ final class HttpExchange {
                 writeWatch = null;
                 pendingWatches.decrementAndGet();
             }
-            if (queued.get() <= 0 || !ctx.channel().isActive()) {
+            if (queued <= 0 || !ctx.channel().isActive()) {
                 return;
             }
-            long completed = completedWrites.get();
+            long completed = completedWrites;
             if (completed == writesAtLastWatch) {
                 drop("no write progress in " + TimeUnit.NANOSECONDS.toMillis(writeTimeoutNanos) + " ms");
                 return;

@@ -339,6 +339,7 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
         if (last && deferred != null) {
             Runnable action = deferred;
             deferred = null;
+            request = null;
             cancelBodyTimer();
             action.run();
             return;
@@ -383,10 +384,13 @@ final class McpHttpHandler extends ChannelInboundHandlerAdapter {
             routed.serve(bytes, exchange, endpoint);
             return;
         }
+        // Not kept for an exchange that stays open (a listen, a stream): its request's headers are read by now.
+        HttpRequest served = request;
+        request = null;
         if (legacyMessages) {
-            endpoint.legacySse().post(request.uri(), request.headers(), bytes, exchange, endpoint);
+            endpoint.legacySse().post(served.uri(), served.headers(), bytes, exchange, endpoint);
         } else {
-            endpoint.handlePost(request.headers(), bytes, exchange);
+            endpoint.handlePost(served.headers(), bytes, exchange);
         }
     }
 
