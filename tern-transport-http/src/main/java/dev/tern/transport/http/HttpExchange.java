@@ -331,17 +331,34 @@ final class HttpExchange {
         end(retry);
     }
 
-    synchronized void clientGone() {
-        if (mode == Mode.DONE) {
+    /**
+     * The client went away: the exchange ends, then its client-gone action runs outside this exchange's lock, as
+     * that action (a channel's close) takes locks of its own, under which other threads write to this exchange.
+     */
+    void clientGone() {
+        Runnable action;
+        synchronized (this) {
+            if (mode == Mode.DONE) {
+                return;
+            }
+            mode = Mode.DONE;
+            cancelKeepAlive();
+            action = onClientGone;
+            done();
+        }
+        if (action == null) {
             return;
         }
-        mode = Mode.DONE;
-        cancelKeepAlive();
-        Runnable action = onClientGone;
-        done();
-        if (action != null) {
-            action.run();
+        if (Thread.holdsLock(this)) {
+            // Dropped while writing to this exchange: the action runs once the write is over.
+            try {
+                ctx.executor().execute(action);
+                return;
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // the event loop has stopped: run it here rather than never
+            }
         }
+        action.run();
     }
 
     private void writeEvent(byte[] json, String eventId) {
