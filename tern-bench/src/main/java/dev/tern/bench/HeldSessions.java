@@ -31,7 +31,8 @@ import io.netty.channel.nio.NioIoHandler;
  * ({@code initialize}, {@code notifications/initialized}) and leaves them idle, then opens the standalone GET stream
  * of the first {@code --streams} of them over h2c (many streams per connection, so the server's per-address
  * connection limit does not get in the way) and holds them open, then {@code --listens} 2026-07-28
- * {@code subscriptions/listen} streams over h2c alike; samples the server's RSS and live heap (after a full GC,
+ * {@code subscriptions/listen} streams over h2c alike (a Tern server holds as many as its session bound, 10,000 by
+ * default, and answers more with 503, counted as errors here); samples the server's RSS and live heap (after a full GC,
  * through {@code jcmd}) before, with the sessions, with the streams and with the listens; {@code --histograms DIR}
  * keeps each stage's heap histogram. With {@code --warm}, the same sessions are opened and deleted first, so that what
  * the traffic leaves behind (a grown heap, JIT code) is not counted as what the sessions hold.
