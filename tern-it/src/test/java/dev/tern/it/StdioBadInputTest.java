@@ -367,6 +367,24 @@ class StdioBadInputTest {
     }
 
     @Test
+    void sigtermEndsAnOpenListenWithItsResultBeforeTheProcessExits() throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":\"watch\",\"method\":\"subscriptions/listen\",\"params\":{"
+                + "\"notifications\":{\"toolsListChanged\":true},\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}}");
+        assertThat(next().path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+        // SIGTERM without closing the pipes (Process.destroy() would close them before the last line is read)
+        process.process().toHandle().destroy();
+        JsonNode end = next();
+        assertThat(end.path("id").asString()).isEqualTo("watch");
+        assertThat(end.path("result").path("resultType").asString()).isEqualTo("complete");
+        assertThat(end.path("result").path("_meta").path("io.modelcontextprotocol/subscriptionId").asString())
+                .isEqualTo("watch");
+        assertThat(process.process().waitFor(10, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+    }
+
+    @Test
     void aBrokenStdoutEndsTheProcessInsteadOfSpinning() throws Exception {
         initialize("2025-11-25");
         process.stdout().close();
