@@ -5,14 +5,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -48,10 +46,15 @@ final class DefaultServerChannel implements ServerChannel {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
     private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
     private static final VarHandle CLOSING;
+    private static final VarHandle CHANGED_KINDS;
+    private static final VarHandle IDLE_WAITERS;
 
     static {
         try {
-            CLOSING = MethodHandles.lookup().findVarHandle(DefaultServerChannel.class, "closing", boolean.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CLOSING = lookup.findVarHandle(DefaultServerChannel.class, "closing", boolean.class);
+            CHANGED_KINDS = lookup.findVarHandle(DefaultServerChannel.class, "changedKinds", int.class);
+            IDLE_WAITERS = lookup.findVarHandle(DefaultServerChannel.class, "idleWaiters", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -65,9 +68,14 @@ final class DefaultServerChannel implements ServerChannel {
     private final Map<RequestId, Listen> listens = new ConcurrentHashMap<>();
     /** Made by the first {@code resources/subscribe}: most channels (every stateless request has one) never subscribe. */
     private volatile Set<String> resourceSubscriptions;
-    private final Set<FeatureRegistry.Kind> changedKinds = EnumSet.noneOf(FeatureRegistry.Kind.class);
-    private final AtomicBoolean flushScheduled = new AtomicBoolean();
-    private final Object idle = new Object();
+    /**
+     * The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}); the change
+     * that sets the first bit schedules the notification. Fields rather than objects: every stateless request has a
+     * channel, which rarely sees a change.
+     */
+    private volatile int changedKinds;
+    /** Threads in {@link #awaitIdle}, which waits on {@code inFlight}'s monitor; a request's end notifies only then. */
+    private volatile int idleWaiters;
 
     /** The legacy session, set by {@code initialize}. */
     private volatile LegacySession session;
@@ -438,8 +446,10 @@ final class DefaultServerChannel implements ServerChannel {
         } else if (exchange.responder instanceof BatchCollector) {
             exchange.responder.accept(null);
         }
-        synchronized (idle) {
-            idle.notifyAll();
+        if (idleWaiters > 0) {
+            synchronized (inFlight) {
+                inFlight.notifyAll();
+            }
         }
     }
 
@@ -677,23 +687,18 @@ final class DefaultServerChannel implements ServerChannel {
     // ---------------------------------------------------------------- server-side events
 
     void listChanged(FeatureRegistry.Kind kind) {
-        synchronized (changedKinds) {
-            changedKinds.add(kind);
-        }
-        if (flushScheduled.compareAndSet(false, true)) {
+        if ((int) CHANGED_KINDS.getAndBitwiseOr(this, 1 << kind.ordinal()) == 0) {
             server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
                     TimeUnit.NANOSECONDS);
         }
     }
 
     private void flushListChanged() {
-        flushScheduled.set(false);
-        List<FeatureRegistry.Kind> kinds;
-        synchronized (changedKinds) {
-            kinds = List.copyOf(changedKinds);
-            changedKinds.clear();
-        }
-        for (FeatureRegistry.Kind kind : kinds) {
+        int changed = (int) CHANGED_KINDS.getAndSet(this, 0);
+        for (FeatureRegistry.Kind kind : FeatureRegistry.Kind.values()) {
+            if ((changed & (1 << kind.ordinal())) == 0) {
+                continue;
+            }
             if (session != null) {
                 send(new JsonRpcNotification(kind.notification, null), null);
             }
@@ -749,14 +754,19 @@ final class DefaultServerChannel implements ServerChannel {
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (idle) {
-            while (!inFlight.isEmpty()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
+        IDLE_WAITERS.getAndAdd(this, 1);
+        try {
+            synchronized (inFlight) {
+                while (!inFlight.isEmpty()) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(inFlight, left);
                 }
-                TimeUnit.NANOSECONDS.timedWait(idle, left);
             }
+        } finally {
+            IDLE_WAITERS.getAndAdd(this, -1);
         }
         return true;
     }
