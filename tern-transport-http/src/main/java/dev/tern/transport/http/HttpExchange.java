@@ -189,8 +189,13 @@ final class HttpExchange {
         json(status, Unpooled.wrappedBuffer(body));
     }
 
-    /** {@code message} encoded into a pooled buffer, for {@link #json(HttpResponseStatus, ByteBuf)}. */
+    /**
+     * {@code message} encoded into a pooled buffer, for {@link #json(HttpResponseStatus, ByteBuf)}; when
+     * {@code Server-Timing} is asked for, the header is set with the encoding's time as its last part.
+     */
     ByteBuf encode(JsonRpcCodec codec, JsonRpcMessage message) {
+        ServerTiming timing = this.timing;
+        long started = timing == null ? 0 : System.nanoTime();
         ByteBuf body = ctx.alloc().ioBuffer(BODY_BUFFER_SIZE);
         try {
             codec.encode(message, new ByteBufOutputStream(body));
@@ -198,7 +203,19 @@ final class HttpExchange {
             body.release();
             throw e;
         }
+        if (timing != null) {
+            header(ServerTiming.HEADER, timing.header(started, System.nanoTime()));
+        }
         return body;
+    }
+
+    /** Runs {@code action} on {@code loop} later, or here when the loop has stopped (rather than never). */
+    static void later(java.util.concurrent.Executor loop, Runnable action) {
+        try {
+            loop.execute(action);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            action.run();
+        }
     }
 
     /**
@@ -351,14 +368,10 @@ final class HttpExchange {
         }
         if (Thread.holdsLock(this)) {
             // Dropped while writing to this exchange: the action runs once the write is over.
-            try {
-                ctx.executor().execute(action);
-                return;
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // the event loop has stopped: run it here rather than never
-            }
+            later(ctx.executor(), action);
+        } else {
+            action.run();
         }
-        action.run();
     }
 
     private void writeEvent(byte[] json, String eventId) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.Decoded;
@@ -25,7 +24,6 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
@@ -93,13 +91,7 @@ final class McpEndpoint {
     void drain() {
         draining = true;
         // On the listen's event loop, after the request that opened it has been received there.
-        listens.forEach((listen, loop) -> {
-            try {
-                loop.execute(listen::close);
-            } catch (RejectedExecutionException e) {
-                listen.close();
-            }
-        });
+        listens.forEach((listen, loop) -> HttpExchange.later(loop, listen::close));
     }
 
     /** Keeps an admitted exchange until it is done, so a shutdown can end it. */
@@ -467,13 +459,7 @@ final class McpEndpoint {
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
-                ServerTiming timing = exchange.timing();
-                long encodeStarted = timing == null ? 0 : System.nanoTime();
-                ByteBuf body = exchange.encode(codec, message);
-                if (timing != null) {
-                    exchange.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
-                }
-                exchange.json(status(r), body);
+                exchange.json(status(r), exchange.encode(codec, message));
                 ServerChannel c = channel;
                 if (c != null) {
                     c.close();

@@ -16,7 +16,6 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
@@ -244,13 +243,7 @@ final class Session implements Outbound {
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
             if (last && open && !sink.streaming()) {
-                ServerTiming timing = sink.timing();
-                long encodeStarted = timing == null ? 0 : System.nanoTime();
-                ByteBuf body = sink.encode(codec, message);
-                if (timing != null) {
-                    sink.header(ServerTiming.HEADER, timing.header(encodeStarted, System.nanoTime()));
-                }
-                sink.json(HttpResponseStatus.OK, body);
+                sink.json(HttpResponseStatus.OK, sink.encode(codec, message));
             } else {
                 byte[] json = codec.encode(message);
                 if (open && !sink.streaming()) {
