@@ -179,6 +179,12 @@ final class HttpExchange {
         return ctx.executor();
     }
 
+    /** The IP address the client connects from (an HTTP/2 stream's is its connection's). */
+    String clientAddress() {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+    }
+
     /** What to do if the client goes away before the exchange is done. */
     synchronized void onClientGone(Runnable action) {
         this.onClientGone = action;

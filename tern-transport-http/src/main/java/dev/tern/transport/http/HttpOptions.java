@@ -20,6 +20,7 @@ record HttpOptions(
         Duration sseKeepAlive,
         Duration sessionIdleTimeout,
         int maxSessions,
+        int maxSessionsPerClient,
         int maxInFlight,
         Duration shutdownTimeout,
         TlsOptions tls,

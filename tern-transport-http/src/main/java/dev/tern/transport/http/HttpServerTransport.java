@@ -341,6 +341,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private Duration sseKeepAlive = Duration.ofSeconds(15);
         private Duration sessionIdleTimeout = Duration.ofMinutes(30);
         private int maxSessions = 10_000;
+        private int maxSessionsPerClient = 1_000;
         private int maxInFlight = 4_096;
         private Duration shutdownTimeout = Duration.ofSeconds(10);
         private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
@@ -450,6 +451,18 @@ public final class HttpServerTransport implements AutoCloseable {
          */
         public Builder maxSessions(int max) {
             this.maxSessions = positive("maxSessions", max);
+            return this;
+        }
+
+        /**
+         * Of each of {@link #maxSessions}' bounds, the places one client may hold (default 1,000): so many legacy
+         * sessions, so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
+         * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from; clients
+         * that reach the server through one proxy share its address, so such a deployment resolves principals or
+         * raises this. Beyond it: 429 with Retry-After, while other clients are still served.
+         */
+        public Builder maxSessionsPerClient(int max) {
+            this.maxSessionsPerClient = positive("maxSessionsPerClient", max);
             return this;
         }
 
@@ -725,7 +738,7 @@ public final class HttpServerTransport implements AutoCloseable {
                     ? new HttpOptions.TlsOptions(certificateChain, privateKey, tlsProtocols, tlsHandshakeTimeout) : null;
             return new HttpOptions(host, port, path, Set.copyOf(allowedHosts), Set.copyOf(allowedOrigins), limits,
                     maxInitialLineLength, maxHeaderSize, idleTimeout, sseKeepAlive, sessionIdleTimeout, maxSessions,
-                    maxInFlight, shutdownTimeout, tlsOptions,
+                    maxSessionsPerClient, maxInFlight, shutdownTimeout, tlsOptions,
                     new HttpOptions.ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestHeaderTimeout,
                             requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
                     new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,

@@ -36,8 +36,10 @@ final class LegacySseEndpoint {
     private final HttpOptions.LegacySsePaths paths;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+    private final ClientShares shares;
 
     LegacySseEndpoint(McpServer server, JsonRpcCodec codec, HttpOptions options) {
+        this.shares = new ClientShares(options.maxSessionsPerClient());
         this.server = server;
         this.codec = codec;
         this.options = options;
@@ -63,16 +65,21 @@ final class LegacySseEndpoint {
                     "Not Acceptable: the SSE stream needs Accept: text/event-stream");
             return;
         }
+        String principal = errors.principal(headers);
+        String client = shares.tryAcquire(ClientShares.client(principal, exchange.clientAddress()));
+        if (client == null) {
+            errors.shareUsed(exchange, null, shares, "SSE connections");
+            return;
+        }
         if (connections.size() >= options.maxSessions()) {
-            exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
-            errors.error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
-                    "Service unavailable: too many sessions");
+            shares.release(client);
+            errors.serverFull(exchange, null, "sessions");
             return;
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Connection connection = new Connection(id, errors.principal(headers), exchange);
+        Connection connection = new Connection(id, principal, client, exchange);
         connection.channel = server.connect(connection);
         connections.put(id, connection);
         exchange.onDone(() -> close(connection));
@@ -127,6 +134,7 @@ final class LegacySseEndpoint {
 
     private void close(Connection connection) {
         if (connections.remove(connection.id, connection)) {
+            shares.release(connection.client);
             connection.channel.close();
         }
     }
@@ -143,12 +151,15 @@ final class LegacySseEndpoint {
     private final class Connection implements Outbound {
         final String id;
         final String principal;
+        /** The client whose share of the connections this one takes ({@link ClientShares}). */
+        final String client;
         final HttpExchange stream;
         volatile ServerChannel channel;
 
-        Connection(String id, String principal, HttpExchange stream) {
+        Connection(String id, String principal, String client, HttpExchange stream) {
             this.id = id;
             this.principal = principal;
+            this.client = client;
             this.stream = stream;
         }
 

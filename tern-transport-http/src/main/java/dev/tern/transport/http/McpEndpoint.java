@@ -51,14 +51,16 @@ final class McpEndpoint {
     private final java.util.Set<HttpExchange> open = ConcurrentHashMap.newKeySet();
     /** The channels of open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
     private final Map<ServerChannel, Executor> listens = new ConcurrentHashMap<>();
+    private final ClientShares listenShares;
     private volatile boolean draining;
 
     McpEndpoint(McpServer server, HttpOptions options) {
         this.server = server;
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits());
-        this.sessions = new SessionManager(server, codec, options.maxSessions(), options.sessionIdleTimeout(),
-                options.eventStore(), options.serverTiming());
+        this.sessions = new SessionManager(server, codec, options.maxSessions(), options.maxSessionsPerClient(),
+                options.sessionIdleTimeout(), options.eventStore(), options.serverTiming());
+        this.listenShares = new ClientShares(options.maxSessionsPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
     }
 
@@ -188,13 +190,18 @@ final class McpEndpoint {
      * A listen is a stream its client keeps open, as a legacy session's GET stream is: it gives back its place among
      * the requests in flight (held by the thousand it would shed every call) and counts against the sessions' bound.
      */
-    private boolean admitListen(HttpExchange exchange, RequestId id) {
-        if (listens.size() >= options.maxSessions()) {
-            exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
-            error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, id, ErrorCodes.INTERNAL_ERROR,
-                    "Service unavailable: too many open listens");
+    private boolean admitListen(HttpHeaders headers, HttpExchange exchange, RequestId id) {
+        String client = listenShares.tryAcquire(client(headers, exchange));
+        if (client == null) {
+            shareUsed(exchange, id, listenShares, "open listens");
             return false;
         }
+        if (listens.size() >= options.maxSessions()) {
+            listenShares.release(client);
+            serverFull(exchange, id, "open listens");
+            return false;
+        }
+        exchange.onDone(() -> listenShares.release(client));
         if (exchange.giveBackSlot()) {
             inFlight.decrementAndGet();
         }
@@ -243,13 +250,18 @@ final class McpEndpoint {
             if (!legacyVersionHeaderOk(headers, exchange)) {
                 return;
             }
-            Session session = sessions.create(principal(headers));
-            if (session == null) {
-                exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
-                error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, r.id(), ErrorCodes.INTERNAL_ERROR,
-                        "Service unavailable: too many sessions");
+            String principal = principal(headers);
+            SessionManager.Opened opened = sessions.create(principal, ClientShares.client(principal,
+                    exchange.clientAddress()));
+            if (opened.session() == null) {
+                if (opened.shareUsed()) {
+                    shareUsed(exchange, r.id(), sessions.shares(), "sessions");
+                } else {
+                    serverFull(exchange, r.id(), "sessions");
+                }
                 return;
             }
+            Session session = opened.session();
             exchange.header(SESSION_ID, session.id);
             exchange.requestId(r.id());
             session.register(r.id(), exchange);
@@ -409,7 +421,7 @@ final class McpEndpoint {
         }
         exchange.requestId(request.id());
         boolean listen = request.method().equals("subscriptions/listen");
-        if (listen && !admitListen(exchange, request.id())) {
+        if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
         ModernRequest outbound = new ModernRequest(request.id(), exchange);
@@ -503,6 +515,26 @@ final class McpEndpoint {
 
     String principal(HttpHeaders headers) {
         return options.principals().principal(headers::get);
+    }
+
+    /** The client a request comes from, as {@link ClientShares} counts it. */
+    String client(HttpHeaders headers, HttpExchange exchange) {
+        return ClientShares.client(principal(headers), exchange.clientAddress());
+    }
+
+    /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */
+    void serverFull(HttpExchange exchange, RequestId id, String what) {
+        exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
+        error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, id, ErrorCodes.INTERNAL_ERROR,
+                "Service unavailable: too many " + what);
+    }
+
+    /** 429 with Retry-After: the client holds its share of a kind ({@code what}); other clients are still served. */
+    void shareUsed(HttpExchange exchange, RequestId id, ClientShares shares, String what) {
+        exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
+        error(exchange, HttpResponseStatus.TOO_MANY_REQUESTS, id, ErrorCodes.INTERNAL_ERROR,
+                "Too many requests: this client holds " + shares.share() + " " + what
+                        + ", its share of this server's; end one or retry later");
     }
 
     private static boolean unknownVersion(String headerVersion) {

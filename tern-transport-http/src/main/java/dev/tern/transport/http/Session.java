@@ -32,6 +32,8 @@ final class Session implements Outbound {
     final String id;
     /** Who opened the session ({@code null}: anonymous); only they may use it. */
     final String principal;
+    /** The client whose share of the sessions this one takes ({@link ClientShares}). */
+    final String client;
     private final JsonRpcCodec codec;
     private final EventStore events;
     /** Whether answers carry {@code Server-Timing}, for which handlers are timed. */
@@ -77,10 +79,11 @@ final class Session implements Outbound {
         }
     }
 
-    Session(String id, String principal, McpServer server, JsonRpcCodec codec, EventStore events,
+    Session(String id, String principal, String client, McpServer server, JsonRpcCodec codec, EventStore events,
             boolean serverTiming) {
         this.serverTiming = serverTiming;
         this.principal = principal;
+        this.client = client;
         this.id = id;
         this.codec = codec;
         this.events = events;

@@ -19,6 +19,7 @@ final class SessionManager {
     private final McpServer server;
     private final JsonRpcCodec codec;
     private final int maxSessions;
+    private final ClientShares shares;
     private final Duration idleTimeout;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
@@ -26,8 +27,9 @@ final class SessionManager {
     private final dev.tern.server.EventStore events;
     private final boolean serverTiming;
 
-    SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, Duration idleTimeout,
-            dev.tern.server.EventStore events, boolean serverTiming) {
+    SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, int maxSessionsPerClient,
+            Duration idleTimeout, dev.tern.server.EventStore events, boolean serverTiming) {
+        this.shares = new ClientShares(maxSessionsPerClient);
         this.events = events;
         this.serverTiming = serverTiming;
         this.server = server;
@@ -36,20 +38,36 @@ final class SessionManager {
         this.idleTimeout = idleTimeout;
     }
 
-    /** A new session, or {@code null} when the limit is reached. */
-    Session create(String principal) {
-        if (sessions.size() >= maxSessions) {
+    /**
+     * What {@link #create} did: the new session, or {@code null} with why: the client holds its share of the sessions
+     * ({@code shareUsed}), or the server holds all it may.
+     */
+    record Opened(Session session, boolean shareUsed) {
+    }
+
+    /** A new session of {@code principal}, counted against {@code client}'s share (a {@link ClientShares} key). */
+    Opened create(String principal, String client) {
+        if (shares.full(client) || sessions.size() >= maxSessions) {
             expireIdle();
-            if (sessions.size() >= maxSessions) {
-                return null;
-            }
+        }
+        String holder = shares.tryAcquire(client);
+        if (holder == null) {
+            return new Opened(null, true);
+        }
+        if (sessions.size() >= maxSessions) {
+            shares.release(holder);
+            return new Opened(null, false);
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Session session = new Session(id, principal, server, codec, events, serverTiming);
+        Session session = new Session(id, principal, holder, server, codec, events, serverTiming);
         sessions.put(id, session);
-        return session;
+        return new Opened(session, false);
+    }
+
+    ClientShares shares() {
+        return shares;
     }
 
     Session find(String id) {
@@ -62,6 +80,7 @@ final class SessionManager {
 
     void remove(Session session, Duration retry) {
         if (sessions.remove(session.id, session)) {
+            shares.release(session.client);
             session.close(retry);
             events.removeSession(session.id);
         }
