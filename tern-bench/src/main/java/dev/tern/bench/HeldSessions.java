@@ -32,7 +32,10 @@ import io.netty.channel.nio.NioIoHandler;
  * of the first {@code --streams} of them over h2c (many streams per connection, so the server's per-address
  * connection limit does not get in the way) and holds them open, then {@code --listens} 2026-07-28
  * {@code subscriptions/listen} streams over h2c alike (a Tern server holds as many as its session bound, 10,000 by
- * default, and answers more with 503, counted as errors here); samples the server's RSS and live heap (after a full GC,
+ * default, and answers more with 503, counted as errors here). Many clients hold them, as on a real server: the
+ * connections come from loopback addresses 127.0.0.2 and up (Linux routes all of 127.0.0.0/8 to the loopback), at
+ * most {@value #CLIENT_PLACES} sessions, and {@value #STREAMS_PER_CONNECTION} streams, from each, within the share of
+ * each kind a Tern server gives one client (1,000 by default). Samples the server's RSS and live heap (after a full GC,
  * through {@code jcmd}) before, with the sessions, with the streams and with the listens; {@code --histograms DIR}
  * keeps each stage's heap histogram. With {@code --warm}, the same sessions are opened and deleted first, so that what
  * the traffic leaves behind (a grown heap, JIT code) is not counted as what the sessions hold.
@@ -57,6 +60,7 @@ public final class HeldSessions {
     private static final int MAX_SESSIONS = 50_000;
     private static final int STREAMS_PER_CONNECTION = 200;
     private static final int SESSION_CONCURRENCY = 32;
+    private static final int CLIENT_PLACES = 500;
 
     private final URI url;
     private final long pid;
@@ -131,20 +135,29 @@ public final class HeldSessions {
         long end = System.nanoTime() + deadline.toNanos();
         Stage withSessions;
         ProcessSampler sampler = ProcessSampler.of(pid);
-        try (HttpClientEngine http = HttpClientEngine.builder(url).maxConnections(16)
-                .responseTimeout(Duration.ofSeconds(30)).build()) {
+        List<HttpClientEngine> clients = new ArrayList<>();
+        EventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(2,
+                Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        try {
+            for (int c = 0; c < Math.max(1, (sessionCount + CLIENT_PLACES - 1) / CLIENT_PLACES); c++) {
+                clients.add(HttpClientEngine.builder(url).eventLoopGroup(clientGroup).localAddress(clientAddress(c))
+                        .maxConnections(2).responseTimeout(Duration.ofSeconds(30)).build());
+            }
             if (warm) {
                 // the same traffic first, its sessions deleted: what stays after it is what the sessions hold
-                openSessions(http, end);
-                deleteSessions(http, end);
+                openSessions(clients, end);
+                deleteSessions(clients.get(0), end);
                 report("warmed", settledSample(sampler, "warmed"), 0, 0, 0);
             }
             Stage before = settledSample(sampler, "before");
             report("before", before, 0, 0, 0);
-            openSessions(http, end);
+            openSessions(clients, end);
             withSessions = settledSample(sampler, "sessions");
             report("sessions", withSessions, sessionIds.size(), 0, 0);
             perItem("per session", before, withSessions, sessionIds.size());
+        } finally {
+            clients.forEach(HttpClientEngine::close);
+            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         }
         if (streamCount > 0 || listenCount > 0) {
             int streamConnections = (streamCount + STREAMS_PER_CONNECTION - 1) / STREAMS_PER_CONNECTION;
@@ -156,7 +169,7 @@ public final class HeldSessions {
             try {
                 for (int i = 0; i < streamConnections + listenConnections; i++) {
                     engines.add(HttpClientEngine.builder(url).protocol(HttpProtocol.H2C).eventLoopGroup(group)
-                            .maxConnections(1).maxConcurrentStreams(STREAMS_PER_CONNECTION)
+                            .localAddress(clientAddress(i)).maxConnections(1).maxConcurrentStreams(STREAMS_PER_CONNECTION)
                             .responseTimeout(Duration.ZERO).build());
                 }
                 Stage last = withSessions;
@@ -189,13 +202,24 @@ public final class HeldSessions {
         return errors.get();
     }
 
-    private void openSessions(HttpClientEngine http, long end) throws InterruptedException {
+    /** The loopback address that stands for the {@code n}th client: 127.0.0.2 and up. */
+    private static java.net.InetAddress clientAddress(int n) {
+        try {
+            return java.net.InetAddress.getByAddress(new byte[] {127, 0, (byte) (n / 250), (byte) (2 + n % 250)});
+        } catch (java.net.UnknownHostException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    /** Opens the sessions, each client in turn, so that none holds more than {@link #CLIENT_PLACES}. */
+    private void openSessions(List<HttpClientEngine> clients, long end) throws InterruptedException {
         Semaphore room = new Semaphore(SESSION_CONCURRENCY);
         CountDownLatch done = new CountDownLatch(sessionCount);
         for (int i = 0; i < sessionCount && System.nanoTime() < end; i++) {
             if (!room.tryAcquire(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 break;
             }
+            HttpClientEngine http = clients.get(i % clients.size());
             post(http, INITIALIZE, null).thenCompose(init -> {
                 String session = init.header("mcp-session-id");
                 if (init.status() != 200 || session == null) {

@@ -59,8 +59,11 @@ public final class HttpClientEngine implements AutoCloseable {
     private final Bootstrap bootstrap;
     private final Pool pool;
     private final InetSocketAddress address;
+    /** Where connections are made from; {@code null}: wherever the system routes them. */
+    private final InetSocketAddress localAddress;
 
     private HttpClientEngine(Builder b) {
+        localAddress = b.localAddress == null ? null : new InetSocketAddress(b.localAddress, 0);
         baseUri = b.uri;
         target = Target.of(b.uri);
         protocol = b.protocol;
@@ -152,7 +155,7 @@ public final class HttpClientEngine implements AutoCloseable {
 
     private void connect(Pool p) {
         long start = System.nanoTime();
-        ChannelFuture f = bootstrap.connect(address);
+        ChannelFuture f = localAddress == null ? bootstrap.connect(address) : bootstrap.connect(address, localAddress);
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 p.connectFailed(done.cause());
@@ -257,6 +260,7 @@ public final class HttpClientEngine implements AutoCloseable {
         private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
         private EventLoopGroup group;
         private ConnectionListener listener;
+        private java.net.InetAddress localAddress;
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -332,6 +336,15 @@ public final class HttpClientEngine implements AutoCloseable {
         /** Runs on this event loop group instead of its own; the engine does not shut it down. */
         public Builder eventLoopGroup(EventLoopGroup group) {
             this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
+        /**
+         * Connects from this local address (any port): a machine's other interface, or another loopback address
+         * (127.0.0.2 and up on Linux) to stand for another client of a server on 127.0.0.1.
+         */
+        public Builder localAddress(java.net.InetAddress address) {
+            this.localAddress = Objects.requireNonNull(address, "address");
             return this;
         }
 

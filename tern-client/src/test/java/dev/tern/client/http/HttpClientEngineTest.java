@@ -200,6 +200,21 @@ class HttpClientEngineTest {
     }
 
     @Test
+    void connectsFromTheLocalAddressItIsGiven() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + server.getLocalPort()))
+                        .localAddress(java.net.InetAddress.getByName("127.0.0.7")).build()) {
+            CompletableFuture<HttpReply> pending = http.send(HttpCall.get("/from"));
+            try (java.net.Socket accepted = server.accept()) {
+                assertThat(accepted.getInetAddress().getHostAddress()).isEqualTo("127.0.0.7");
+                accepted.getOutputStream().write(
+                        "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                assertThat(pending.get(10, TimeUnit.SECONDS).status()).isEqualTo(204);
+            }
+        }
+    }
+
+    @Test
     void cancellingAnHttp11RequestClosesItsConnection() throws Exception {
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
                 HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
