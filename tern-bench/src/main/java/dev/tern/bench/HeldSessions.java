@@ -119,7 +119,10 @@ public final class HeldSessions {
             i++;
         }
         URI uri = URI.create(url == null ? "http://127.0.0.1:8080/mcp" : url);
-        if (!"127.0.0.1".equals(uri.getHost()) && !"localhost".equals(uri.getHost())) {
+        if ("localhost".equals(uri.getHost())) { // IPv4: its clients connect from other 127.0.0.0/8 addresses
+            uri = new URI(uri.getScheme(), null, "127.0.0.1", uri.getPort(), uri.getPath(), null, null);
+        }
+        if (!"127.0.0.1".equals(uri.getHost())) {
             throw new IllegalArgumentException("--url: " + uri + " (expected: a server on 127.0.0.1)");
         }
         if (pid <= 0 || sessions < 0 || sessions > MAX_SESSIONS || streams < 0 || streams > sessions || listens < 0

@@ -30,14 +30,15 @@ final class ClientShares {
         return principal != null ? "principal " + principal : "address " + address;
     }
 
-    int share() {
-        return share;
+    /** The key of the client of an exchange, whose principal is {@code principal} ({@code null}: anonymous). */
+    static String client(String principal, HttpExchange exchange) {
+        return client(principal, principal != null ? null : exchange.clientAddress());
     }
 
     /**
-     * Takes one place for {@code client}. Returns the key to give back with {@link #release} (one string per client
-     * for as long as it holds places, whatever holds them keeps no copy of its own), or {@code null}, taking nothing,
-     * when the client already holds its share.
+     * Takes one place for {@code client}. Returns the key to give back with {@link #release}, or {@code null}, taking
+     * nothing, when the client already holds its share. The key returned is the one string the map holds for that
+     * client, so that what holds a place (thousands of sessions of one client) keeps a reference, not a copy.
      */
     String tryAcquire(String client) {
         boolean[] taken = {false};
@@ -54,12 +55,17 @@ final class ClientShares {
 
     /** Gives back one place {@link #tryAcquire} took for {@code client}. */
     void release(String client) {
-        held.computeIfPresent(client, (key, places) -> --places.count <= 0 ? null : places);
+        boolean[] held = {false};
+        this.held.computeIfPresent(client, (key, places) -> {
+            held[0] = true;
+            return --places.count <= 0 ? null : places;
+        });
+        assert held[0] : "a place given back that was not taken: " + client;
     }
 
-    /** Whether {@code client} holds its whole share now. */
-    boolean full(String client) {
+    /** The places {@code client} holds now. */
+    int held(String client) {
         Held h = held.get(client);
-        return h != null && h.count >= share;
+        return h == null ? 0 : h.count;
     }
 }

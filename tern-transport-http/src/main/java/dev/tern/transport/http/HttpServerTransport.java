@@ -455,7 +455,7 @@ public final class HttpServerTransport implements AutoCloseable {
         }
 
         /**
-         * Of each of {@link #maxSessions}' bounds, the places one client may hold (default 1,000): so many legacy
+         * The most one client may hold of each bound {@link #maxSessions} sets (default 1,000): so many legacy
          * sessions, so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
          * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from; clients
          * that reach the server through one proxy share its address, so such a deployment resolves principals or

@@ -66,21 +66,26 @@ final class LegacySseEndpoint {
             return;
         }
         String principal = errors.principal(headers);
-        String client = shares.tryAcquire(ClientShares.client(principal, exchange.clientAddress()));
+        String client = shares.tryAcquire(ClientShares.client(principal, exchange));
         if (client == null) {
-            errors.shareUsed(exchange, null, shares, "SSE connections");
+            errors.shareUsed(exchange, null, "SSE connections");
             return;
         }
         if (connections.size() >= options.maxSessions()) {
             shares.release(client);
-            errors.serverFull(exchange, null, "sessions");
+            errors.serverFull(exchange, null, "SSE connections");
             return;
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Connection connection = new Connection(id, principal, client, exchange);
-        connection.channel = server.connect(connection);
+        try {
+            connection.channel = server.connect(connection);
+        } catch (RuntimeException closed) { // the server closed meanwhile
+            shares.release(client);
+            throw closed;
+        }
         connections.put(id, connection);
         exchange.onDone(() -> close(connection));
         exchange.startStream(null, null, options.sseKeepAlive());

@@ -188,12 +188,13 @@ final class McpEndpoint {
 
     /**
      * A listen is a stream its client keeps open, as a legacy session's GET stream is: it gives back its place among
-     * the requests in flight (held by the thousand it would shed every call) and counts against the sessions' bound.
+     * the requests in flight (held by the thousand it would shed every call) and counts against the sessions' bound,
+     * and its client's share of it.
      */
     private boolean admitListen(HttpHeaders headers, HttpExchange exchange, RequestId id) {
-        String client = listenShares.tryAcquire(client(headers, exchange));
+        String client = listenShares.tryAcquire(ClientShares.client(principal(headers), exchange));
         if (client == null) {
-            shareUsed(exchange, id, listenShares, "open listens");
+            shareUsed(exchange, id, "open listens");
             return false;
         }
         if (listens.size() >= options.maxSessions()) {
@@ -251,11 +252,10 @@ final class McpEndpoint {
                 return;
             }
             String principal = principal(headers);
-            SessionManager.Opened opened = sessions.create(principal, ClientShares.client(principal,
-                    exchange.clientAddress()));
+            SessionManager.Opened opened = sessions.create(principal, ClientShares.client(principal, exchange));
             if (opened.session() == null) {
                 if (opened.shareUsed()) {
-                    shareUsed(exchange, r.id(), sessions.shares(), "sessions");
+                    shareUsed(exchange, r.id(), "sessions");
                 } else {
                     serverFull(exchange, r.id(), "sessions");
                 }
@@ -517,11 +517,6 @@ final class McpEndpoint {
         return options.principals().principal(headers::get);
     }
 
-    /** The client a request comes from, as {@link ClientShares} counts it. */
-    String client(HttpHeaders headers, HttpExchange exchange) {
-        return ClientShares.client(principal(headers), exchange.clientAddress());
-    }
-
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */
     void serverFull(HttpExchange exchange, RequestId id, String what) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
@@ -530,11 +525,11 @@ final class McpEndpoint {
     }
 
     /** 429 with Retry-After: the client holds its share of a kind ({@code what}); other clients are still served. */
-    void shareUsed(HttpExchange exchange, RequestId id, ClientShares shares, String what) {
+    void shareUsed(HttpExchange exchange, RequestId id, String what) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
         error(exchange, HttpResponseStatus.TOO_MANY_REQUESTS, id, ErrorCodes.INTERNAL_ERROR,
-                "Too many requests: this client holds " + shares.share() + " " + what
-                        + ", its share of this server's; end one or retry later");
+                "Too many requests: this client already holds its share of " + options.maxSessionsPerClient() + " "
+                        + what + "; end one or retry later");
     }
 
     private static boolean unknownVersion(String headerVersion) {

@@ -4,7 +4,9 @@ package dev.tern.transport.http;
  * Tells who sent a request, as the application's authentication decides (for example the subject of a verified bearer
  * token). A legacy session, and a stream of the 2024-11-05 transport, is bound to the principal that opened it: a
  * request carrying its id on behalf of anyone else is answered 404, as if the session did not exist. A session id
- * is never a credential.
+ * is never a credential. The principal is also the client whose share of the sessions, listens and SSE connections
+ * a request takes ({@link HttpServerTransport.Builder#maxSessionsPerClient}); anonymous requests are counted by the
+ * address they come from.
  */
 @FunctionalInterface
 public interface PrincipalResolver {

@@ -20,6 +20,9 @@ final class SessionManager {
     private final JsonRpcCodec codec;
     private final int maxSessions;
     private final ClientShares shares;
+    private static final long SWEEP_ON_DEMAND_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+    private final java.util.concurrent.atomic.AtomicLong lastSweepOnDemand =
+            new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SWEEP_ON_DEMAND_NANOS);
     private final Duration idleTimeout;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
@@ -43,31 +46,50 @@ final class SessionManager {
      * ({@code shareUsed}), or the server holds all it may.
      */
     record Opened(Session session, boolean shareUsed) {
+        static final Opened SHARE_USED = new Opened(null, true);
+        static final Opened SERVER_FULL = new Opened(null, false);
     }
 
-    /** A new session of {@code principal}, counted against {@code client}'s share (a {@link ClientShares} key). */
+    /**
+     * A new session of {@code principal}, taking a place of {@code client}'s share (a {@link ClientShares} key). When
+     * the client or the server has no place left, idle sessions are expired first (at most once a second: each such
+     * sweep walks every session).
+     */
     Opened create(String principal, String client) {
-        if (shares.full(client) || sessions.size() >= maxSessions) {
-            expireIdle();
+        String held = shares.tryAcquire(client);
+        if (held == null && sweepOnDemand()) {
+            held = shares.tryAcquire(client);
         }
-        String holder = shares.tryAcquire(client);
-        if (holder == null) {
-            return new Opened(null, true);
+        if (held == null) {
+            return Opened.SHARE_USED;
         }
-        if (sessions.size() >= maxSessions) {
-            shares.release(holder);
-            return new Opened(null, false);
+        if (sessions.size() >= maxSessions && !(sweepOnDemand() && sessions.size() < maxSessions)) {
+            shares.release(held);
+            return Opened.SERVER_FULL;
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        Session session = new Session(id, principal, holder, server, codec, events, serverTiming);
+        Session session;
+        try {
+            session = new Session(id, principal, held, server, codec, events, serverTiming);
+        } catch (RuntimeException closed) { // the server closed meanwhile
+            shares.release(held);
+            throw closed;
+        }
         sessions.put(id, session);
         return new Opened(session, false);
     }
 
-    ClientShares shares() {
-        return shares;
+    /** Expires idle sessions now unless a request did so within the last second; whether it did. */
+    private boolean sweepOnDemand() {
+        long now = System.nanoTime();
+        long last = lastSweepOnDemand.get();
+        if (now - last < SWEEP_ON_DEMAND_NANOS || !lastSweepOnDemand.compareAndSet(last, now)) {
+            return false;
+        }
+        expireIdle();
+        return true;
     }
 
     Session find(String id) {

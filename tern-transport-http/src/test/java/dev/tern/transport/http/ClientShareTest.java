@@ -141,6 +141,38 @@ class ClientShareTest {
     }
 
     @Test
+    void aPlaceIsGivenBackWhenTheServerIsFullWhenInitializeFailsAndWhenASessionExpires() throws Exception {
+        try (Served served = new Served(b -> b.maxSessions(2).maxSessionsPerClient(2)
+                .sessionIdleTimeout(java.time.Duration.ofMillis(400)));
+                RawHttp a = new RawHttp(served.port(), "127.0.0.2");
+                RawHttp b = new RawHttp(served.port(), "127.0.0.3")) {
+            int port = served.port();
+            // An initialize the server cannot take: the session it began is dropped, and its place with it.
+            String broken = "{\"jsonrpc\":\"2.0\",\"id\":\"broken\",\"method\":\"initialize\",\"params\":{}}";
+            RawHttp.Response refused = a.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                    + "Content-Length: " + broken.length() + "\r\n\r\n" + broken).read();
+            assertThat(refused.json().has("error")).as("%s", refused).isTrue();
+            assertThat(served.transport.sessionCount()).isZero();
+
+            assertThat(a.send(initialize(port, "a-0")).read().status()).isEqualTo(200);
+            RawHttp.Response bOpened = b.send(initialize(port, "b-0")).read();
+            assertThat(bOpened.status()).isEqualTo(200);
+            // The server is full (2 of 2) while a holds one place of its 2: 503, and the place it took is given back.
+            RawHttp.Response full = a.send(initialize(port, "a-1")).read();
+            assertThat(full.status()).as("%s", full).isEqualTo(503);
+            assertThat(b.send(delete(port, bOpened.headers().get("mcp-session-id"))).read().status()).isEqualTo(200);
+            assertThat(a.send(initialize(port, "a-2")).read().status()).as("a's second place").isEqualTo(200);
+            assertTooMany(a.send(initialize(port, "a-3")).read(), "a-3");
+
+            // a's sessions expire when idle; so do the places they held.
+            Thread.sleep(1_100);
+            RawHttp.Response afterExpiry = a.send(initialize(port, "a-4")).read();
+            assertThat(afterExpiry.status()).as("%s", afterExpiry).isEqualTo(200);
+        }
+    }
+
+    @Test
     void aClientBeyondItsShareOf2024SseConnectionsIsAnswered429() throws Exception {
         try (Served served = new Served(b -> b.legacySse("/sse", "/messages").maxSessions(100).maxSessionsPerClient(1))) {
             int port = served.port();

@@ -17,12 +17,19 @@ class ClientSharesTest {
         String a = ClientShares.client(null, "10.0.0.1");
         assertThat(shares.tryAcquire(a)).isEqualTo(a);
         assertThat(shares.tryAcquire(new String(a))).as("one key string per client, not each caller's").isSameAs(a);
-        assertThat(shares.full(a)).isTrue();
+        assertThat(shares.held(a)).isEqualTo(2);
         assertThat(shares.tryAcquire(a)).isNull();
         assertThat(shares.tryAcquire(ClientShares.client(null, "10.0.0.2"))).isNotNull();
         shares.release(a);
-        assertThat(shares.full(a)).isFalse();
+        assertThat(shares.held(a)).isEqualTo(1);
         assertThat(shares.tryAcquire(a)).isNotNull();
+    }
+
+    @Test
+    void givingBackAPlaceNeverTakenIsCaught() {
+        ClientShares shares = new ClientShares(1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> shares.release("address 10.0.0.9"))
+                .isInstanceOf(AssertionError.class);
     }
 
     @Test
@@ -61,7 +68,7 @@ class ClientSharesTest {
             thread.join(30_000);
         }
         assertThat(most.get()).isBetween(1, 5);
-        assertThat(shares.full(client)).isFalse();
+        assertThat(shares.held(client)).isZero();
         for (int i = 0; i < 5; i++) {
             assertThat(shares.tryAcquire(client)).as("place %d", i).isNotNull();
         }
