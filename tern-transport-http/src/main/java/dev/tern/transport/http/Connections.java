@@ -1,7 +1,6 @@
 package dev.tern.transport.http;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,7 +48,7 @@ final class Connections extends ChannelInboundHandlerAdapter {
         if (now[0] > maxPerAddress) {
             decrement(address);
             total.decrementAndGet();
-            refuse(ctx, address.getHostAddress() + " has " + maxPerAddress + " connections open");
+            refuse(ctx, ClientAddress.describe(address) + " has " + maxPerAddress + " connections open");
             return;
         }
         ctx.channel().attr(COUNTED).set(address);
@@ -78,10 +77,7 @@ final class Connections extends ChannelInboundHandlerAdapter {
     }
 
     private static InetAddress address(SocketAddress remote) {
-        if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
-            return inet.getAddress();
-        }
-        return InetAddress.getLoopbackAddress();
+        return ClientAddress.of(remote);
     }
 
     /** Open connections right now. */

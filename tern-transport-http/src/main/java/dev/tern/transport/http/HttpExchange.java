@@ -179,10 +179,9 @@ final class HttpExchange {
         return ctx.executor();
     }
 
-    /** The IP address the client connects from (an HTTP/2 stream's is its connection's). */
+    /** The address the client is counted by ({@link ClientAddress}; an HTTP/2 stream's is its connection's). */
     String clientAddress() {
-        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
-                ? inet.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+        return ClientAddress.describe(ClientAddress.of(ctx.channel().remoteAddress()));
     }
 
     /** What to do if the client goes away before the exchange is done. */

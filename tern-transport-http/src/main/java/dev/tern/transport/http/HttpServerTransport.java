@@ -457,9 +457,10 @@ public final class HttpServerTransport implements AutoCloseable {
         /**
          * The most one client may hold of each bound {@link #maxSessions} sets (default 1,000): so many legacy
          * sessions, so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
-         * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from; clients
-         * that reach the server through one proxy share its address, so such a deployment resolves principals or
-         * raises this. Beyond it: 429 with Retry-After, while other clients are still served.
+         * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from (an IPv6
+         * address's /64, as for {@link #maxConnectionsPerAddress}); clients that reach the server through one proxy
+         * share its address, so such a deployment resolves principals or raises this. Beyond it: 429 with
+         * Retry-After, while other clients are still served.
          */
         public Builder maxSessionsPerClient(int max) {
             this.maxSessionsPerClient = positive("maxSessionsPerClient", max);
@@ -553,7 +554,10 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
-        /** Open connections from one client IP address (default 512); more are closed as soon as accepted. */
+        /**
+         * Open connections from one client IP address (default 512; a global IPv6 address counts as its /64 network,
+         * which one host commonly has to itself); more are closed as soon as accepted.
+         */
         public Builder maxConnectionsPerAddress(int max) {
             this.maxConnectionsPerAddress = positive("maxConnectionsPerAddress", max);
             return this;
