@@ -67,6 +67,17 @@ final class ServeCommand implements Callable<Integer> {
             converter = DurationConverter.class)
     Duration shutdownTimeout;
 
+    @CommandLine.Option(names = "--max-sessions", paramLabel = "N", defaultValue = "10000",
+            description = "Legacy sessions held at once; the same bound, each on its own, for open 2026-07-28 listens and "
+                    + "2024-11-05 SSE connections; beyond it 503 (default: ${DEFAULT-VALUE}).")
+    int maxSessions;
+
+    @CommandLine.Option(names = "--max-sessions-per-client", paramLabel = "N", defaultValue = "1000",
+            description = "The most one client (its IP address; an IPv6 address's /64) holds of each of those bounds; "
+                    + "beyond it 429. Behind a proxy all clients share its address: raise it there "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int maxSessionsPerClient;
+
     @CommandLine.Option(names = "--allow-host", paramLabel = "NAME", split = ",",
             description = "Another Host name clients may use (repeatable or comma-separated), e.g. the server's DNS name "
                     + "when bound beyond loopback; other Hosts get 403 (DNS-rebinding protection).")
@@ -139,6 +150,13 @@ final class ServeCommand implements Callable<Integer> {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(io)
                 .port(startupTraining ? 0 : port).path(path)
                 .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).sseReplies(sseReplies).restFacade(rest);
+        try {
+            builder.maxSessions(maxSessions).maxSessionsPerClient(maxSessionsPerClient);
+        } catch (IllegalArgumentException e) {
+            System.err.println("tern serve: " + e.getMessage());
+            server.close();
+            return 2;
+        }
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
         if (rest) {

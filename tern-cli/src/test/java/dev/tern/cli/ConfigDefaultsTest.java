@@ -52,6 +52,21 @@ class ConfigDefaultsTest {
     }
 
     @Test
+    void theSessionBoundsComeFromTheFlagsTheEnvironmentOrTheFileAndMustBePositive() throws Exception {
+        ServeCommand defaults = parse(Map.of(), "serve");
+        assertThat(defaults.maxSessions).isEqualTo(10_000);
+        assertThat(defaults.maxSessionsPerClient).isEqualTo(1_000);
+        Path file = dir.resolve("bounds.properties");
+        Files.writeString(file, "max-sessions=20000\n");
+        ServeCommand configured = parse(Map.of("TERN_MAX_SESSIONS_PER_CLIENT", "20000"), "serve", "--config",
+                file.toString());
+        assertThat(configured.maxSessions).isEqualTo(20_000);
+        assertThat(configured.maxSessionsPerClient).isEqualTo(20_000);
+        assertThat(parse(Map.of(), "serve", "--max-sessions-per-client", "5").maxSessionsPerClient).isEqualTo(5);
+        assertThat(Main.run(Map.of(), "serve", "--port", "0", "--max-sessions-per-client", "0")).isEqualTo(2);
+    }
+
+    @Test
     void allowedHostsAndOriginsAreListsFromFlagsOrTheEnvironment() throws Exception {
         assertThat(parse(Map.of(), "serve").allowedHosts).isEmpty();
         ServeCommand flags = parse(Map.of(), "serve", "--allow-host", "a.example", "--allow-host", "b.example,c.example",
