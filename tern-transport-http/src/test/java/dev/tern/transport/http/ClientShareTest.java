@@ -75,6 +75,33 @@ class ClientShareTest {
     }
 
     @Test
+    void listensMultiplexedOnOneHttp2ConnectionShareTheirClientsPlaces() throws Exception {
+        try (Served served = new Served(b -> b.maxSessions(100).maxSessionsPerClient(2));
+                RawH2 h2 = RawH2.connect(served.port())) {
+            int port = served.port();
+            ObjectNode params = Mcp.meta(Json.object());
+            params.putObject("notifications").put("toolsListChanged", true);
+            java.util.Map<String, String> listen = java.util.Map.of("mcp-method", "subscriptions/listen");
+            for (String id : List.of("h2-0", "h2-1")) {
+                int stream = h2.post(Mcp.request(id, "subscriptions/listen", params), listen, true);
+                assertThat(new String(h2.await(RawH2.DATA, stream).payload(), StandardCharsets.UTF_8))
+                        .contains("notifications/subscriptions/acknowledged");
+            }
+            RawH2.Response third = h2.response(h2.post(Mcp.request("h2-2", "subscriptions/listen", params), listen, true));
+            assertThat(third.status()).as("%s", third).isEqualTo(429);
+            assertThat(third.headers().get("retry-after")).isNotNull();
+            assertThat(third.body()).contains("share").contains("h2-2");
+            // Calls are not counted, and another address has places of its own.
+            String count = Mcp.request("call", "tools/call", Mcp.meta(Mcp.toolCall("count", null)));
+            RawH2.Response call = h2.response(h2.post(count,
+                    java.util.Map.of("mcp-method", "tools/call", "mcp-name", "count"), true));
+            assertThat(call.status()).as("%s", call).isEqualTo(200);
+            openListen(port, "127.0.0.2", "elsewhere", "").reset();
+            assertThat(served.transport.openListens()).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
     void principalsFromOneAddressEachHaveTheirOwnShare() throws Exception {
         PrincipalResolver byToken = headers -> {
             String auth = headers.get("authorization");
