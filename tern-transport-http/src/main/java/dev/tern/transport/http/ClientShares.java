@@ -55,12 +55,12 @@ final class ClientShares {
 
     /** Gives back one place {@link #tryAcquire} took for {@code client}. */
     void release(String client) {
-        boolean[] held = {false};
-        this.held.computeIfPresent(client, (key, places) -> {
-            held[0] = true;
+        boolean[] found = {false};
+        held.computeIfPresent(client, (key, places) -> {
+            found[0] = true;
             return --places.count <= 0 ? null : places;
         });
-        assert held[0] : "a place given back that was not taken: " + client;
+        assert found[0] : "a place given back that was not taken: " + client;
     }
 
     /** The places {@code client} holds now. */

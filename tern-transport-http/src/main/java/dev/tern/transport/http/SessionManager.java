@@ -15,12 +15,12 @@ import dev.tern.server.McpServer;
  */
 final class SessionManager {
     private static final int MAX_ID_LENGTH = 128;
+    private static final long SWEEP_ON_DEMAND_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
     private final McpServer server;
     private final JsonRpcCodec codec;
     private final int maxSessions;
     private final ClientShares shares;
-    private static final long SWEEP_ON_DEMAND_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
     private final java.util.concurrent.atomic.AtomicLong lastSweepOnDemand =
             new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SWEEP_ON_DEMAND_NANOS);
     private final Duration idleTimeout;
