@@ -1,15 +1,16 @@
 package dev.tern.transport.http;
 
 import java.net.InetAddress;
-import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
@@ -37,7 +38,7 @@ final class Connections extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        InetAddress address = address(ctx.channel().remoteAddress());
+        InetAddress address = ClientAddress.of(ctx.channel().remoteAddress());
         if (total.incrementAndGet() > maxTotal) {
             total.decrementAndGet();
             refuse(ctx, "the server has " + maxTotal + " connections open");
@@ -76,8 +77,14 @@ final class Connections extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    private static InetAddress address(SocketAddress remote) {
-        return ClientAddress.of(remote);
+    /**
+     * The address {@code channel}'s connection is counted by (an HTTP/2 stream's is its connection's), as counted when
+     * it opened; worked out again for a connection that was not counted, or is closed.
+     */
+    static InetAddress countedAddress(Channel channel) {
+        Channel connection = channel instanceof Http2StreamChannel stream ? stream.parent() : channel;
+        InetAddress counted = connection.attr(COUNTED).get();
+        return counted != null ? counted : ClientAddress.of(connection.remoteAddress());
     }
 
     /** Open connections right now. */

@@ -179,9 +179,9 @@ final class HttpExchange {
         return ctx.executor();
     }
 
-    /** The address the client is counted by ({@link ClientAddress}; an HTTP/2 stream's is its connection's). */
+    /** The address the client is counted by, as {@link Connections} counted its connection. */
     String clientAddress() {
-        return ClientAddress.describe(ClientAddress.of(ctx.channel().remoteAddress()));
+        return ClientAddress.describe(Connections.countedAddress(ctx.channel()));
     }
 
     /** What to do if the client goes away before the exchange is done. */
