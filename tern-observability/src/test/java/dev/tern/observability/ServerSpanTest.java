@@ -221,4 +221,21 @@ class ServerSpanTest {
         long start = TimeUnit.NANOSECONDS.toMillis(onlySpan().getStartEpochNanos());
         assertThat(start).isBetween(before - 50, System.currentTimeMillis() + 50);
     }
+
+    @Test
+    void theServiceIsNamedTernUnlessTheConfigurationNamesIt() {
+        long t0 = System.nanoTime();
+        fixture.observer.request(Transport.STDIO, t0).parsed(t0 + 1, "ping", null).end(t0 + 2);
+        assertThat(onlySpan().getResource().getAttribute(stringKey("service.name"))).isEqualTo("tern");
+
+        var spans = io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create();
+        try (Observability named = Observability.builder().tracing(true)
+                .property("otel.service.name", "directory")
+                .spanProcessor(io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(spans)).build()) {
+            named.observer().request(Transport.STDIO, t0).parsed(t0 + 1, "ping", null).end(t0 + 2);
+
+            assertThat(spans.getFinishedSpanItems()).singleElement().satisfies(span ->
+                    assertThat(span.getResource().getAttribute(stringKey("service.name"))).isEqualTo("directory"));
+        }
+    }
 }
