@@ -42,9 +42,9 @@ public final class Observability implements AutoCloseable {
         this.prometheusServer = b.metrics && b.metricsPort >= 0 ? startServer(prometheus, b) : null;
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put("otel.service.name", SERVICE_NAME);
-        // Nothing is sent anywhere unless the OTEL_* variables ask for it.
-        defaults.put("otel.traces.exporter", "none");
-        defaults.put("otel.metrics.exporter", "none");
+        // Nothing is sent anywhere unless the OTEL_* variables name an exporter or an OTLP endpoint.
+        defaults.put("otel.traces.exporter", otlpEndpointGiven(b.properties, "traces") ? "otlp" : "none");
+        defaults.put("otel.metrics.exporter", otlpEndpointGiven(b.properties, "metrics") ? "otlp" : "none");
         defaults.put("otel.logs.exporter", "none");
         var auto = AutoConfiguredOpenTelemetrySdk.builder()
                 .disableShutdownHook()
@@ -66,6 +66,17 @@ public final class Observability implements AutoCloseable {
                 ? new OtelMcpObserver(sdk, b.tracing, b.metrics, b.accessLog)
                 : McpObserver.off();
         this.client = new ClientObserver(sdk, b.tracing, b.metrics);
+    }
+
+    /** Whether an OTLP endpoint for the signal is given by the builder, a system property or the environment. */
+    private static boolean otlpEndpointGiven(Map<String, String> properties, String signal) {
+        for (String key : List.of("otel.exporter.otlp.endpoint", "otel.exporter.otlp." + signal + ".endpoint")) {
+            String env = key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+            if (properties.containsKey(key) || System.getProperty(key) != null || System.getenv(env) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static HTTPServer startServer(PrometheusMetricReader reader, Builder b) {

@@ -19,7 +19,7 @@ import com.sun.net.httpserver.HttpServer;
 class OtlpExportTest {
 
     @Test
-    void theOtelPropertiesSendSpansAndMetricsOverOtlpHttp() throws Exception {
+    void anOtlpEndpointAloneSendsSpansAndMetricsThere() throws Exception {
         Map<String, byte[]> received = new ConcurrentHashMap<>();
         Map<String, String> contentTypes = new ConcurrentHashMap<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -34,8 +34,6 @@ class OtlpExportTest {
         receiver.start();
         try {
             try (Observability o = Observability.builder().tracing(true).metrics(true).jvmMetrics(false)
-                    .property("otel.traces.exporter", "otlp")
-                    .property("otel.metrics.exporter", "otlp")
                     .property("otel.exporter.otlp.protocol", "http/protobuf")
                     .property("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + receiver.getAddress().getPort())
                     .build()) {
