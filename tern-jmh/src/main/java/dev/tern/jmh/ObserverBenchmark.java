@@ -67,9 +67,9 @@ public class ObserverBenchmark {
                 .metaTraceContext(TRACEPARENT, null, null)
                 .protocolVersion("2026-07-28")
                 .era(Era.STATELESS);
-        try (var scope = o.handlerStarted(t + 2_000)) {
-            o.handlerEnded(t + 3_000);
-        }
+        RequestObservation.Scope scope = o.handlerStarted(t + 2_000);
+        o.handlerEnded(t + 3_000);
+        scope.close();
         o.encodingStarted(t + 4_000).end(t + 5_000);
         return o;
     }

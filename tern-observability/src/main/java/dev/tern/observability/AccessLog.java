@@ -22,24 +22,26 @@ import tools.jackson.core.json.JsonFactory;
  * {@code tool_error} or the JSON-RPC error code), {@code duration_ms}, {@code principal}, {@code session},
  * {@code trace_id}, {@code era} and {@code request_id}; fields without a value are left out.
  */
-public final class AccessLog {
+public final class AccessLog implements AutoCloseable {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final Consumer<String> sink;
+    private final Runnable closer;
 
-    private AccessLog(Consumer<String> sink) {
+    private AccessLog(Consumer<String> sink, Runnable closer) {
         this.sink = sink;
+        this.closer = closer;
     }
 
     /** Hands each line, without its line break, to {@code sink}, on the thread that ended the request. */
     public static AccessLog to(Consumer<String> sink) {
-        return new AccessLog(Objects.requireNonNull(sink, "sink"));
+        return new AccessLog(Objects.requireNonNull(sink, "sink"), () -> { });
     }
 
     /** Prints each line to {@code out}, such as {@code System.out} or {@code System.err}. */
     public static AccessLog to(PrintStream out) {
         Objects.requireNonNull(out, "out");
-        return new AccessLog(out::println);
+        return new AccessLog(out::println, out::flush);
     }
 
     /** Appends each line to the file at {@code path}, created if missing, and flushes it after each line. */
@@ -47,10 +49,16 @@ public final class AccessLog {
         try {
             OutputStream out = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-            return new AccessLog(print::println);
+            return new AccessLog(print::println, print::close);
         } catch (IOException e) {
             throw new UncheckedIOException("access log: cannot open " + path, e);
         }
+    }
+
+    /** Closes the file of {@link #toFile}; a stream or sink given by the caller stays open. */
+    @Override
+    public void close() {
+        closer.run();
     }
 
     void write(Entry entry) {

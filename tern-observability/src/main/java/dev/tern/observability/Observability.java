@@ -35,6 +35,7 @@ public final class Observability implements AutoCloseable {
     private final HTTPServer prometheusServer;
     private final RuntimeTelemetry runtime;
     private final ClientObserver client;
+    private final AccessLog accessLog;
     private final ExpositionFormats formats = ExpositionFormats.init();
 
     private Observability(Builder b) {
@@ -66,6 +67,7 @@ public final class Observability implements AutoCloseable {
                 ? new OtelMcpObserver(sdk, b.tracing, b.metrics, b.accessLog)
                 : McpObserver.off();
         this.client = new ClientObserver(sdk, b.tracing, b.metrics);
+        this.accessLog = b.accessLog;
     }
 
     /** Whether an OTLP endpoint for the signal is given by the builder, a system property or the environment. */
@@ -140,7 +142,7 @@ public final class Observability implements AutoCloseable {
     public record MetricsBody(String contentType, byte[] body) {
     }
 
-    /** Flushes and stops the exporters and the standalone metrics server. */
+    /** Flushes and stops the exporters, the standalone metrics server and the access log's file. */
     @Override
     public void close() {
         if (prometheusServer != null) {
@@ -150,6 +152,9 @@ public final class Observability implements AutoCloseable {
             runtime.close();
         }
         sdk.close();
+        if (accessLog != null) {
+            accessLog.close();
+        }
     }
 
     public static final class Builder {

@@ -1,6 +1,5 @@
 package dev.tern.observability;
 
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.opentelemetry.api.common.AttributeKey;
@@ -15,7 +14,6 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 
 /** One request as {@link OtelMcpObserver} sees it: the values the server reported, and its span once started. */
 final class OtelRequestObservation implements RequestObservation {
-    private static final List<String> TRACE_KEYS = List.of("traceparent", "tracestate", "baggage");
     private static final AttributeKey<Double> PHASE_DURATION = AttributeKey.doubleKey("tern.phase.duration");
 
     private final OtelMcpObserver observer;
@@ -275,23 +273,16 @@ final class OtelRequestObservation implements RequestObservation {
         return observer.propagator.extract(Context.root(), carrier, GETTER);
     }
 
-    private static final TextMapGetter<String[]> GETTER = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(String[] carrier) {
-            return TRACE_KEYS;
+    /** Reads the three values {@link #httpTraceContext} and {@link #metaTraceContext} keep, in their order. */
+    private static final TextMapGetter<String[]> GETTER = (carrier, key) -> {
+        if (carrier == null) {
+            return null;
         }
-
-        @Override
-        public String get(String[] carrier, String key) {
-            if (carrier == null) {
-                return null;
-            }
-            return switch (key) {
-                case "traceparent" -> carrier[0];
-                case "tracestate" -> carrier[1];
-                case "baggage" -> carrier[2];
-                default -> null;
-            };
-        }
+        return switch (key) {
+            case "traceparent" -> carrier[0];
+            case "tracestate" -> carrier[1];
+            case "baggage" -> carrier[2];
+            default -> null;
+        };
     };
 }

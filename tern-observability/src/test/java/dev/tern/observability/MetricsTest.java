@@ -108,7 +108,8 @@ class MetricsTest {
                 return 2;
             }
         };
-        try (var registration = fixture.observer.register(stats)) {
+        McpObserver.Registration registration = fixture.observer.register(stats);
+        try {
             assertThat(Fixture.sample(fixture.metricsText(), "tern_server_requests_active", "")).isEqualTo(3);
             inFlight.set(9);
 
@@ -121,6 +122,8 @@ class MetricsTest {
             assertThat(Fixture.sample(text, "tern_server_tls_handshakes_total", "tls_resumed=\"true\"")).isEqualTo(2);
             assertThat(text).as("counts the transport does not keep")
                     .doesNotContain("tern_server_listens_active", "tern_server_event_store_size");
+        } finally {
+            registration.close();
         }
         assertThat(fixture.metricsText()).doesNotContain("tern_server_requests_active");
     }

@@ -44,9 +44,9 @@ class OffObserverTest {
                 .requestId(i)
                 .protocolVersion("2026-07-28")
                 .era(Era.STATELESS);
-        try (var scope = o.handlerStarted(i + 2)) {
-            o.handlerEnded(i + 3);
-        }
+        RequestObservation.Scope scope = o.handlerStarted(i + 2);
+        o.handlerEnded(i + 3);
+        scope.close();
         o.encodingStarted(i + 4).end(i + 5);
     }
 }

@@ -123,9 +123,12 @@ class ServerSpanTest {
                 .metaTraceContext(META_TRACEPARENT, null, "userId=alice");
         String currentTrace;
         String baggage;
-        try (var scope = o.handlerStarted(t0 + 2)) {
+        RequestObservation.Scope scope = o.handlerStarted(t0 + 2);
+        try {
             currentTrace = Span.current().getSpanContext().getTraceId();
             baggage = Baggage.current().getEntryValue("userId");
+        } finally {
+            scope.close();
         }
         assertThat(Span.current().getSpanContext().isValid()).as("after the scope closed").isFalse();
         o.handlerEnded(t0 + 3).end(t0 + 4);
