@@ -169,8 +169,9 @@ final class Tasks {
             try {
                 complete(run, e, () -> {
                     try {
+                        // Until the task is created, the handler's result or failure is the request's answer,
+                        // and there is no task to finish.
                         ObjectNode result = Methods.invokeTool(e, tool, arguments);
-                        // Answered before any task was created: the request carries the result.
                         return reply.complete(result) ? null : result;
                     } catch (Throwable t) {
                         if (reply.completeExceptionally(t)) {
