@@ -36,8 +36,8 @@ import dev.tern.server.PromptSpec;
 import dev.tern.server.RequestContext;
 import dev.tern.server.ResourceSpec;
 import dev.tern.server.ResourceTemplateSpec;
-import dev.tern.server.ToolException;
 import dev.tern.server.TaskSupport;
+import dev.tern.server.ToolException;
 import dev.tern.server.ToolSpec;
 
 import tools.jackson.databind.JsonNode;
