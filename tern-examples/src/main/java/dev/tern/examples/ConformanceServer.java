@@ -36,6 +36,7 @@ import dev.tern.server.PromptSpec;
 import dev.tern.server.RequestContext;
 import dev.tern.server.ResourceSpec;
 import dev.tern.server.ResourceTemplateSpec;
+import dev.tern.server.TaskSupport;
 import dev.tern.server.ToolException;
 import dev.tern.server.ToolSpec;
 
@@ -88,10 +89,9 @@ public final class ConformanceServer {
 
     /**
      * How {@code slow_compute} runs as a task. The suite wants it to be a task whenever the client declares the tasks
-     * extension and to run synchronously otherwise; the server makes a 2026-07-28 task only of "required" tools (and
-     * answers -32021 without the extension), so "required" is the closest it can get.
+     * extension and to run synchronously otherwise, which is what "optional" does in 2026-07-28.
      */
-    static final String SLOW_COMPUTE_TASK_SUPPORT = "optional";
+    static final TaskSupport SLOW_COMPUTE_TASK_SUPPORT = TaskSupport.OPTIONAL;
     static final Duration FAILING_JOB_DELAY = Duration.ofSeconds(1);
     static final String FAILING_JOB_TEXT = "failing_job failed: the job reported an error";
     static final String PROTOCOL_ERROR_TEXT = "protocol_error_job failed with a protocol error";
@@ -525,7 +525,7 @@ public final class ConformanceServer {
                 .build());
         b.tool(ToolSpec.builder("failing_job")
                 .description("Runs as a task and ends, after about a second, with a tool error (isError)")
-                .taskSupport("required")
+                .taskSupport(TaskSupport.REQUIRED)
                 .handler((ctx, args) -> {
                     Thread.sleep(FAILING_JOB_DELAY);
                     throw new ToolException(FAILING_JOB_TEXT);
@@ -533,7 +533,7 @@ public final class ConformanceServer {
                 .build());
         b.tool(ToolSpec.builder("protocol_error_job")
                 .description("Runs as a task and ends with a JSON-RPC protocol error, so the task fails")
-                .taskSupport("required")
+                .taskSupport(TaskSupport.REQUIRED)
                 .handler((ctx, args) -> {
                     throw new McpException(ErrorCodes.INTERNAL_ERROR, PROTOCOL_ERROR_TEXT);
                 })
@@ -544,7 +544,7 @@ public final class ConformanceServer {
         deleteSchema.putArray("required").add("filename");
         b.tool(ToolSpec.builder("confirm_delete")
                 .description("Runs as a task that waits for the user to confirm, by elicitation (key confirm), a deletion")
-                .taskSupport("required")
+                .taskSupport(TaskSupport.REQUIRED)
                 .inputSchema(deleteSchema)
                 .handler((ctx, args) -> {
                     String filename = args.path("filename").asString();
@@ -557,7 +557,7 @@ public final class ConformanceServer {
                 .build());
         b.tool(ToolSpec.builder("multi_input")
                 .description("Runs as a task that asks two questions at once by elicitation (keys name and confirm)")
-                .taskSupport("required")
+                .taskSupport(TaskSupport.REQUIRED)
                 .handler((ctx, args) -> {
                     Map<String, InputRequest> requests = new LinkedHashMap<>();
                     requests.put("name", askName("What is your name?"));
@@ -567,11 +567,14 @@ public final class ConformanceServer {
                             + "; confirmed: " + field(answers.elicitation("confirm"), "confirm", "false"));
                 })
                 .build());
+        // Asks before its task: in 2026-07-28 the name comes by input_required, and the task starts once it is known.
         b.tool(ToolSpec.builder("test_tool_with_task")
-                .description("Runs as a task; asks the user's name (key user_name) and greets them in the task's result")
-                .taskSupport("required")
+                .description("Asks the user's name (key user_name), then runs as a task that greets them in its result")
+                .taskSupport(TaskSupport.REQUIRED)
+                .inputBeforeTask(true)
                 .handler((ctx, args) -> {
                     ElicitResult answer = ctx.ask(Map.of("user_name", askName("What is your name?"))).elicitation("user_name");
+                    ctx.continueAsTask();
                     return CallToolResult.text("Hello, " + field(answer, "name", "stranger") + "! (from a task)");
                 })
                 .build());

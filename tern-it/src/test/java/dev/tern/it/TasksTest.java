@@ -23,6 +23,7 @@ import dev.tern.server.McpServer;
 import dev.tern.server.TaskRecord;
 import dev.tern.server.TaskStatus;
 import dev.tern.server.TaskStore;
+import dev.tern.server.TaskSupport;
 import dev.tern.server.ToolSpec;
 import dev.tern.testing.TestClient;
 
@@ -34,7 +35,7 @@ class TasksTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private final McpServer server = McpServer.builder()
             .handlerTimeout(Duration.ofSeconds(20))
-            .tool(ToolSpec.builder("slow_sum").description("Adds two numbers, slowly").taskSupport("optional")
+            .tool(ToolSpec.builder("slow_sum").description("Adds two numbers, slowly").taskSupport(TaskSupport.OPTIONAL)
                     .inputSchema(Json.mapper().readValue(
                             "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}}}",
                             ObjectNode.class))
@@ -42,7 +43,7 @@ class TasksTest {
                         release.await(10, TimeUnit.SECONDS);
                         return CallToolResult.text(Integer.toString(args.path("a").asInt() + args.path("b").asInt()));
                     }).build())
-            .tool(ToolSpec.builder("report").description("Runs only as a task").taskSupport("required")
+            .tool(ToolSpec.builder("report").description("Runs only as a task").taskSupport(TaskSupport.REQUIRED)
                     .handler((ctx, args) -> CallToolResult.text("done")).build())
             .tool(askName())
             .tool(ToolSpec.builder("plain").description("Never a task")
@@ -192,7 +193,7 @@ class TasksTest {
             }
         };
         ToolSpec askThenReport = ToolSpec.builder("ask_name").description("Asks the user for a name")
-                .taskSupport("required")
+                .taskSupport(TaskSupport.REQUIRED)
                 .handler((ctx, args) -> {
                     ObjectNode schema = Json.object().put("type", "object");
                     schema.putObject("properties").putObject("name").put("type", "string");
@@ -225,7 +226,7 @@ class TasksTest {
     }
 
     private static ToolSpec askName() {
-        return ToolSpec.builder("ask_name").description("Asks the user for a name").taskSupport("required")
+        return ToolSpec.builder("ask_name").description("Asks the user for a name").taskSupport(TaskSupport.REQUIRED)
                 .handler((ctx, args) -> {
                     ObjectNode schema = Json.object().put("type", "object");
                     schema.putObject("properties").putObject("name").put("type", "string");

@@ -107,6 +107,9 @@ final class AnnotatedFeatures {
                     hint(a.openWorld())));
         }
         b.nonBlocking(a.nonBlocking());
+        if (a.taskSupport() != TaskSupport.FORBIDDEN) {
+            b.taskSupport(a.taskSupport());
+        }
         Type returnType = m.getGenericReturnType();
         boolean structured = isStructured(returnType);
         if (structured) {

@@ -64,7 +64,7 @@ final class DirectCalls {
             if (tool == null) {
                 return new CallOutcome.NotFound("Unknown tool: " + name);
             }
-            if (tool.tool().execution() != null && "required".equals(tool.tool().execution().taskSupport())) {
+            if (tool.taskSupport() == TaskSupport.REQUIRED) {
                 return new CallOutcome.NeedsClient("Tool " + name + " runs only as an MCP task");
             }
             List<String> violations = tool.validator().validate(arguments);

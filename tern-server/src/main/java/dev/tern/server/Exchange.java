@@ -255,6 +255,11 @@ final class Exchange implements RequestContext {
         return new InputAnswers(answered);
     }
 
+    @Override
+    public void continueAsTask() {
+        channel.server().tasks().continueAsTask(this);
+    }
+
     private static ObjectNode inputRequest(String method, ObjectNode params) {
         ObjectNode inputRequest = Json.object();
         inputRequest.put("method", method);

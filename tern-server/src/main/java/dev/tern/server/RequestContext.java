@@ -74,4 +74,11 @@ public interface RequestContext {
      * with the answers; in a legacy session the requests are sent one after another.
      */
     InputAnswers ask(java.util.Map<String, InputRequest> requests);
+
+    /**
+     * Ends the part of a tool call that runs before its task, for a tool declared with
+     * {@link ToolSpec.Builder#inputBeforeTask(boolean)} when the call becomes a task: the client gets the created
+     * task now, and the rest of the handler runs as that task. Anywhere else it does nothing.
+     */
+    void continueAsTask();
 }

@@ -42,6 +42,12 @@ final class Tasks {
     private final Clock clock = Clock.systemUTC();
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
+    /** 2026-07-28 calls whose handler runs before its task exists, by their exchange. */
+    private final Map<Exchange, BeforeTask> beforeTask = new ConcurrentHashMap<>();
+
+    /** A task not created yet, and the request that answers with it (or with the handler's own answer). */
+    private record BeforeTask(Running run, CompletableFuture<ObjectNode> reply) {
+    }
 
     /** A task whose handler runs in this process. */
     static final class Running {
@@ -67,13 +73,13 @@ final class Tasks {
 
     /** Whether this {@code tools/call} should run as a task, or fail because it must. */
     boolean wantsTask(Exchange e, ToolSpec tool) {
-        String support = tool.tool().execution() == null ? "forbidden" : tool.tool().execution().taskSupport();
+        TaskSupport support = tool.taskSupport();
         if (e.modern()) {
             boolean declared = e.clientCapabilities.path("extensions").has(EXTENSION);
-            if ("required".equals(support) && !declared) {
+            if (support == TaskSupport.REQUIRED && !declared) {
                 throw missingExtension();
             }
-            return declared && !"forbidden".equals(support);
+            return declared && support != TaskSupport.FORBIDDEN;
         }
         if (e.version != ProtocolVersion.V2025_11_25) {
             return false;
@@ -83,17 +89,40 @@ final class Tasks {
         if (asked && !task.isObject()) {
             throw McpException.invalidParams("Invalid params: task must be an object");
         }
-        if (asked && "forbidden".equals(support)) {
+        if (asked && support == TaskSupport.FORBIDDEN) {
             throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Tool " + tool.name() + " does not support task execution");
         }
-        if (!asked && "required".equals(support)) {
+        if (!asked && support == TaskSupport.REQUIRED) {
             throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Tool " + tool.name() + " must be called as a task");
         }
         return asked;
     }
 
-    /** Starts the tool on a virtual thread and answers at once with the created task. */
+    /**
+     * Runs the tool as a task: created before the handler starts, answering at once; or, for a tool that asks before
+     * its task in 2026-07-28, created when the handler calls {@link RequestContext#continueAsTask()}.
+     */
     ObjectNode start(Exchange e, ToolSpec tool, ObjectNode arguments) {
+        Running run = new Running(newId(), owner(e), e.channel);
+        if (e.modern() && tool.inputBeforeTask()) {
+            return startAfterInput(run, e, tool, arguments);
+        }
+        ObjectNode created = create(run, e);
+        Exchange taskExchange = e.forTask(run);
+        Thread.ofVirtual().name("tern-task-", 0).start(() -> {
+            run.thread = Thread.currentThread();
+            try {
+                complete(run, taskExchange, () -> Methods.invokeTool(taskExchange, tool, arguments));
+            } finally {
+                run.thread = null;
+                Thread.interrupted();
+            }
+        });
+        return created;
+    }
+
+    /** Saves the new task and arms its deadline; answers the created task, as {@code tools/call} returns it. */
+    private ObjectNode create(Running run, Exchange e) {
         Long ttlMs = null;
         JsonNode ttl = e.params.path("task").get("ttl");
         if (ttl != null && ttl.isIntegralNumber() && ttl.longValue() > 0) {
@@ -102,20 +131,15 @@ final class Tasks {
         if (ttlMs == null) {
             ttlMs = Duration.ofHours(1).toMillis();
         }
-        String owner = owner(e);
-        String taskId = newId();
         Instant now = clock.instant();
-        TaskRecord record = new TaskRecord(taskId, owner, TaskStatus.WORKING, null, now, now, ttlMs, POLL_INTERVAL_MS,
-                null, null, null);
+        TaskRecord record = new TaskRecord(run.taskId, run.owner, TaskStatus.WORKING, null, now, now, ttlMs,
+                POLL_INTERVAL_MS, null, null, null);
         try {
             store.save(record);
         } catch (IllegalStateException full) {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Too many tasks; try again later");
         }
-        Running run = new Running(taskId, owner, e.channel);
-        running.put(taskId, run);
-        Exchange taskExchange = e.forTask(run);
-        Thread.ofVirtual().name("tern-task-", 0).start(() -> execute(run, taskExchange, tool, arguments));
+        running.put(run.taskId, run);
         server.scheduler().schedule(() -> {
             if (!run.done.isDone()) {
                 cancelRunning(run, "timed out");
@@ -132,13 +156,86 @@ final class Tasks {
         return result;
     }
 
-    private void execute(Running run, Exchange exchange, ToolSpec tool, ObjectNode arguments) {
-        run.thread = Thread.currentThread();
+    /**
+     * The handler runs on a thread of its own as part of this request until it calls
+     * {@link RequestContext#continueAsTask()}; the request answers with whatever comes first: the created task, the
+     * handler's result, or its failure (an {@code input_required} signal among them).
+     */
+    private ObjectNode startAfterInput(Running run, Exchange e, ToolSpec tool, ObjectNode arguments) {
+        CompletableFuture<ObjectNode> reply = new CompletableFuture<>();
+        beforeTask.put(e, new BeforeTask(run, reply));
+        Thread handler = Thread.ofVirtual().name("tern-task-", 0).unstarted(() -> {
+            run.thread = Thread.currentThread();
+            try {
+                complete(run, e, () -> {
+                    try {
+                        // Until the task is created, the handler's result or failure is the request's answer,
+                        // and there is no task to finish.
+                        ObjectNode result = Methods.invokeTool(e, tool, arguments);
+                        return reply.complete(result) ? null : result;
+                    } catch (Throwable t) {
+                        if (reply.completeExceptionally(t)) {
+                            return null;
+                        }
+                        throw t;
+                    }
+                });
+            } finally {
+                beforeTask.remove(e);
+                run.thread = null;
+                Thread.interrupted();
+            }
+        });
+        e.cancellation.onCancel(() -> {
+            if (!reply.isDone()) {
+                handler.interrupt();
+            }
+        });
+        handler.start();
+        try {
+            return reply.get();
+        } catch (InterruptedException interrupted) {
+            handler.interrupt();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } catch (ExecutionException failed) {
+            Throwable cause = failed.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Called by the handler itself: creates its task and hands the request the created task. */
+    void continueAsTask(Exchange e) {
+        BeforeTask pending = beforeTask.remove(e);
+        if (pending == null) {
+            return;
+        }
+        ObjectNode created = create(pending.run, e);
+        e.task = pending.run;
+        pending.reply.complete(created);
+    }
+
+    /** The handler's work: a result, or {@code null} when the request took it and there is no task to finish. */
+    private interface Work {
+        ObjectNode run() throws Throwable;
+    }
+
+    /** Runs the work and writes the task's outcome: a protocol error fails the task, a tool error completes it. */
+    private void complete(Running run, Exchange exchange, Work work) {
         TaskStatus terminal;
         ObjectNode result = null;
         JsonRpcError error = null;
         try {
-            result = Methods.invokeTool(exchange, tool, arguments);
+            result = work.run();
+            if (result == null) {
+                return;
+            }
             boolean isError = result.path("isError").asBoolean(false);
             terminal = isError && !exchange.modern() ? TaskStatus.FAILED : TaskStatus.COMPLETED;
         } catch (McpException m) {
@@ -154,9 +251,6 @@ final class Tasks {
                 terminal = TaskStatus.FAILED;
                 error = JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error");
             }
-        } finally {
-            run.thread = null;
-            Thread.interrupted();
         }
         finish(run, terminal, result, error);
     }

@@ -35,4 +35,7 @@ public @interface Tool {
      * for what that allows and forbids.
      */
     boolean nonBlocking() default false;
+
+    /** Whether the tool may run as a task; see {@link ToolSpec.Builder#taskSupport(TaskSupport)}. */
+    TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
 }

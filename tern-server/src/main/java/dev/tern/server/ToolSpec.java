@@ -2,7 +2,6 @@ package dev.tern.server;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -23,12 +22,17 @@ public final class ToolSpec {
     private final ToolHandler handler;
     private final ArgumentValidator validator;
     private final boolean nonBlocking;
+    private final TaskSupport taskSupport;
+    private final boolean inputBeforeTask;
 
-    private ToolSpec(dev.tern.protocol.model.Tool tool, ToolHandler handler, boolean nonBlocking) {
+    private ToolSpec(dev.tern.protocol.model.Tool tool, ToolHandler handler, boolean nonBlocking,
+            TaskSupport taskSupport, boolean inputBeforeTask) {
         this.tool = tool;
         this.handler = handler;
         this.validator = ArgumentValidator.of(tool.inputSchema());
         this.nonBlocking = nonBlocking;
+        this.taskSupport = taskSupport;
+        this.inputBeforeTask = inputBeforeTask;
     }
 
     public static Builder builder(String name) {
@@ -57,13 +61,24 @@ public final class ToolSpec {
         return nonBlocking;
     }
 
+    /** Whether the tool may run as a task: see {@link ToolSpec.Builder#taskSupport(TaskSupport)}. */
+    public TaskSupport taskSupport() {
+        return taskSupport;
+    }
+
+    /** Whether the handler asks before its task starts: see {@link ToolSpec.Builder#inputBeforeTask(boolean)}. */
+    public boolean inputBeforeTask() {
+        return inputBeforeTask;
+    }
+
     /** Builds a {@link ToolSpec}; {@link #build()} checks the name and that a handler is set. */
     public static final class Builder extends FeatureBuilder<Builder> {
         private final String name;
         private ObjectNode inputSchema;
         private ObjectNode outputSchema;
         private ToolAnnotations annotations;
-        private String taskSupport;
+        private TaskSupport taskSupport;
+        private boolean inputBeforeTask;
         private ToolHandler handler;
         private java.util.function.Function<Boolean, ToolHandler> typedHandler;
 
@@ -99,12 +114,21 @@ public final class ToolSpec {
             return this;
         }
 
-        /** "forbidden" (default), "optional" or "required": whether the tool may run as a task. */
-        public Builder taskSupport(String taskSupport) {
-            if (!List.of("forbidden", "optional", "required").contains(taskSupport)) {
-                throw new IllegalArgumentException("taskSupport: " + taskSupport + " (expected: forbidden, optional or required)");
-            }
-            this.taskSupport = taskSupport;
+        /** Whether the tool may run as a task; when not set, it is {@link TaskSupport#FORBIDDEN} and not listed. */
+        public Builder taskSupport(TaskSupport taskSupport) {
+            this.taskSupport = Objects.requireNonNull(taskSupport, "taskSupport");
+            return this;
+        }
+
+        /**
+         * Lets the handler ask the client before its call becomes a task (2026-07-28 tasks extension). The call then
+         * runs as an ordinary request, whose asks the client answers by retrying it ({@code input_required}), until
+         * the handler calls {@link RequestContext#continueAsTask()}: the client gets the created task, and the rest
+         * of the handler runs as that task. A handler that returns before that answers the call at once. Without
+         * this, a call that runs as a task is one from the handler's start.
+         */
+        public Builder inputBeforeTask(boolean inputBeforeTask) {
+            this.inputBeforeTask = inputBeforeTask;
             return this;
         }
 
@@ -152,9 +176,14 @@ public final class ToolSpec {
             if (!"object".equals(input.path("type").asString(""))) {
                 throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
             }
-            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport);
+            if (inputBeforeTask && (nonBlocking || taskSupport == null || taskSupport == TaskSupport.FORBIDDEN)) {
+                throw new IllegalStateException("tool " + name
+                        + ": inputBeforeTask needs task support optional or required, and a handler that may block");
+            }
+            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport.wire());
             return new ToolSpec(new dev.tern.protocol.model.Tool(name, title, description, input, outputSchema,
-                    annotations, icons == null ? null : new ArrayList<>(icons), execution, meta), serving, nonBlocking);
+                    annotations, icons == null ? null : new ArrayList<>(icons), execution, meta), serving, nonBlocking,
+                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask);
         }
     }
 }

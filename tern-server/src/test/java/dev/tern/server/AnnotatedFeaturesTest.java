@@ -154,6 +154,30 @@ class AnnotatedFeaturesTest {
         return result("tools/call", Fixtures.call(tool, args));
     }
 
+    static class Jobs {
+        @Tool(taskSupport = TaskSupport.REQUIRED)
+        public String report() {
+            return "done";
+        }
+
+        @Tool
+        public String quick() {
+            return "done";
+        }
+    }
+
+    @Test
+    void taskSupportComesFromTheAnnotationAndIsForbiddenByDefault() {
+        try (McpServer jobs = McpServer.builder().register(new Jobs()).build()) {
+            ToolSpec report = jobs.registry().tool("report");
+            assertThat(report.taskSupport()).isEqualTo(TaskSupport.REQUIRED);
+            assertThat(report.tool().execution().taskSupport()).isEqualTo("required");
+            ToolSpec quick = jobs.registry().tool("quick");
+            assertThat(quick.taskSupport()).isEqualTo(TaskSupport.FORBIDDEN);
+            assertThat(quick.tool().execution()).isNull();
+        }
+    }
+
     @Test
     void annotatedMethodsBecomeToolsAndOthersDoNot() {
         assertThat(tools().keySet()).containsExactlyInAnyOrder("hello", "sum", "forecast", "contextual", "nothing", "optional",

@@ -46,7 +46,31 @@ class BuildersTest {
         assertThatThrownBy(() -> ToolSpec.builder("t").build()).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> ToolSpec.builder("t").inputSchema(Json.object().put("type", "array")).handler((c, a) -> null).build())
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> ToolSpec.builder("t").taskSupport("sometimes")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ToolSpec.builder("t").taskSupport(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void taskSupportIsListedWithItsWireValueAndOnlyWhenSet() {
+        ToolSpec plain = ToolSpec.builder("t").handler((c, a) -> null).build();
+        assertThat(plain.taskSupport()).isEqualTo(TaskSupport.FORBIDDEN);
+        assertThat(plain.tool().execution()).isNull();
+        for (TaskSupport support : TaskSupport.values()) {
+            ToolSpec t = ToolSpec.builder("t").taskSupport(support).handler((c, a) -> null).build();
+            assertThat(t.taskSupport()).isEqualTo(support);
+            assertThat(t.tool().execution().taskSupport()).isEqualTo(support.name().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    @Test
+    void askingBeforeTheTaskNeedsATaskAndAHandlerThatMayBlock() {
+        assertThatThrownBy(() -> ToolSpec.builder("t").inputBeforeTask(true).handler((c, a) -> null).build())
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> ToolSpec.builder("t").taskSupport(TaskSupport.FORBIDDEN).inputBeforeTask(true)
+                .handler((c, a) -> null).build()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> ToolSpec.builder("t").taskSupport(TaskSupport.REQUIRED).inputBeforeTask(true)
+                .nonBlocking(true).handler((c, a) -> null).build()).isInstanceOf(IllegalStateException.class);
+        assertThat(ToolSpec.builder("t").taskSupport(TaskSupport.OPTIONAL).inputBeforeTask(true)
+                .handler((c, a) -> null).build().inputBeforeTask()).isTrue();
     }
 
     @Test

@@ -39,7 +39,7 @@ class DirectCallsTest {
                 ctx.sample(Json.object());
                 return CallToolResult.text("never");
             }).build())
-            .tool(ToolSpec.builder("task_only").taskSupport("required").handler((ctx, args) -> CallToolResult.text("x")).build())
+            .tool(ToolSpec.builder("task_only").taskSupport(TaskSupport.REQUIRED).handler((ctx, args) -> CallToolResult.text("x")).build())
             .tool(ToolSpec.builder("block").handler((ctx, args) -> {
                 blockerStarted.countDown();
                 try {

@@ -490,7 +490,7 @@ class LegacySessionTest {
                 new Fixtures.Blocker());
         ObjectNode schema = (ObjectNode) Json.mapper().readTree(
                 "{\"type\":\"object\",\"properties\":{\"who\":{\"type\":\"string\"}},\"required\":[\"who\"]}");
-        McpServer server = start(McpServer.builder().tool(ToolSpec.builder("nap").taskSupport("optional")
+        McpServer server = start(McpServer.builder().tool(ToolSpec.builder("nap").taskSupport(TaskSupport.OPTIONAL)
                 .inputSchema(schema)
                 .handler((ctx, args) -> Fixtures.sleepUntilInterrupted(blockers.get(args.path("who").asString("")), ctx))
                 .build()));
@@ -683,7 +683,7 @@ class LegacySessionTest {
     @Test
     void taskSupportIsListedOnlyWhereTheRevisionHasIt() {
         McpServer server = start(McpServer.builder()
-                .tool(ToolSpec.builder("tasky").taskSupport("optional").handler((c, a) -> null).build()));
+                .tool(ToolSpec.builder("tasky").taskSupport(TaskSupport.OPTIONAL).handler((c, a) -> null).build()));
         Peer current = peer(server);
         current.initialize("2025-11-25");
         assertThat(result(current.request("tools/list", null)).at("/tools/0/execution/taskSupport").stringValue()).isEqualTo("optional");
