@@ -129,7 +129,7 @@ final class JwtVerifier {
 
     private static String describe(BadJWTException e) {
         String message = String.valueOf(e.getMessage());
-        if (message.contains("audience")) {
+        if (message.contains("aud claim")) {
             return "The access token was not issued for this resource";
         }
         if (message.contains("before use time")) {

@@ -49,6 +49,11 @@ public final class RateLimiter {
         return bucket.take(now, perNano, burst);
     }
 
+    long bucketCount() {
+        buckets.cleanUp();
+        return buckets.estimatedSize();
+    }
+
     private static final class Bucket {
         private double tokens;
         private long updated;

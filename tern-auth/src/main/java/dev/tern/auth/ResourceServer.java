@@ -489,6 +489,10 @@ public final class ResourceServer implements AutoCloseable {
         }
 
         public ResourceServer build() {
+            if (keyRefreshMinInterval.compareTo(keyCacheTtl) >= 0) {
+                throw new IllegalStateException("keyRefreshMinInterval: " + keyRefreshMinInterval
+                        + " (expected: < keyCacheTtl " + keyCacheTtl + ")");
+            }
             if (authorizationServers.isEmpty()) {
                 throw new IllegalStateException("authorizationServer: none given (expected: at least one; RFC 9728 "
                         + "metadata must name one)");
