@@ -26,6 +26,7 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     private final String issuer;
     private final HttpFetcher http;
     private volatile JWKSetSource<SecurityContext> keys;
+    private volatile boolean loaded;
 
     IssuerKeys(String issuer, HttpFetcher http) {
         this.issuer = issuer;
@@ -35,7 +36,14 @@ final class IssuerKeys implements JWKSetSource<SecurityContext> {
     @Override
     public JWKSet getJWKSet(JWKSetCacheRefreshEvaluator refreshEvaluator, long currentTime, SecurityContext context)
             throws KeySourceException {
-        return source().getJWKSet(refreshEvaluator, currentTime, context);
+        JWKSet set = source().getJWKSet(refreshEvaluator, currentTime, context);
+        loaded = true;
+        return set;
+    }
+
+    /** Whether the keys were ever fetched: until then, a fetch held back by the rate limit is an outage. */
+    boolean loaded() {
+        return loaded;
     }
 
     private JWKSetSource<SecurityContext> source() throws KeySourceException {

@@ -43,6 +43,7 @@ final class JwtVerifier {
             JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"), null);
 
     private final Map<String, ConfigurableJWTProcessor<SecurityContext>> processors = new HashMap<>();
+    private final Map<String, IssuerKeys> keysByIssuer = new HashMap<>();
     private final List<IssuerKeys> keys;
 
     JwtVerifier(String resource, List<String> issuers, Set<JWSAlgorithm> algorithms, Duration clockSkew,
@@ -51,9 +52,12 @@ final class JwtVerifier {
         for (String issuer : issuers) {
             IssuerKeys issuerKeys = new IssuerKeys(issuer, http);
             all.add(issuerKeys);
+            keysByIssuer.put(issuer, issuerKeys);
             JWKSource<SecurityContext> source = JWKSourceBuilder.create(issuerKeys)
                     .cache(keyCacheTtl.toMillis(), httpTimeout.toMillis())
                     .rateLimited(keyRefreshMinInterval.toMillis())
+                    // Keys already fetched are used past their time while the issuer cannot be reached.
+                    .outageTolerant(true)
                     .build();
             DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
             processor.setJWSTypeVerifier(TYPES);
@@ -114,7 +118,10 @@ final class JwtVerifier {
         } catch (BadJOSEException e) {
             throw new InvalidTokenException("The access token's signature does not verify", e);
         } catch (RateLimitReachedException e) {
-            // Keys were just fetched: a key id they lack is the token's fault, and must not reach the server again.
+            if (!keysByIssuer.get(issuer).loaded()) {
+                throw new VerifierUnavailableException("keys of " + issuer + ": not fetched yet", e);
+            }
+            // Keys were just fetched: a key id they lack is the token's fault, and must not reach the issuer again.
             throw new InvalidTokenException("The access token's signature does not verify", e);
         } catch (KeySourceException e) {
             throw new VerifierUnavailableException("keys of " + issuer + ": " + e.getMessage(), e);

@@ -436,7 +436,8 @@ public final class ResourceServer implements AutoCloseable {
 
         /**
          * Opaque tokens are checked by RFC 7662 introspection at {@code endpoint}, authenticating with this
-         * resource server's client credentials (HTTP Basic).
+         * resource server's client credentials (HTTP Basic). An active answer must name this resource in its
+         * {@code aud} (RFC 8707), and its {@code iss}, where it has one, must be a configured authorization server.
          */
         public Builder introspection(String endpoint, String clientId, String clientSecret) {
             this.introspectionEndpoint = Uris.secure("introspection endpoint", endpoint);
