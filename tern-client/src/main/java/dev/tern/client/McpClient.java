@@ -31,10 +31,10 @@ import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
-import dev.tern.protocol.model.Prompt;
+import dev.tern.protocol.model.PromptDefinition;
 import dev.tern.protocol.model.ReadResourceResult;
-import dev.tern.protocol.model.Resource;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ResourceDefinition;
+import dev.tern.protocol.model.ToolDefinition;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -150,13 +150,13 @@ public final class McpClient implements AutoCloseable {
     // ---------------------------------------------------------------- typed requests
 
     /** Every tool, following {@code nextCursor} through all pages. */
-    public CompletableFuture<List<Tool>> listTools() {
-        return listAll("tools/list", "tools", Tool.class, new ArrayList<>(), null).thenApply(tools -> {
+    public CompletableFuture<List<ToolDefinition>> listTools() {
+        return listAll("tools/list", "tools", ToolDefinition.class, new ArrayList<>(), null).thenApply(tools -> {
             if (!transport.http()) {
                 return tools;
             }
-            List<Tool> valid = new ArrayList<>(tools.size());
-            for (Tool t : tools) {
+            List<ToolDefinition> valid = new ArrayList<>(tools.size());
+            for (ToolDefinition t : tools) {
                 List<ParamHeaders.Param> params = ParamHeaders.of(t.inputSchema());
                 if (params == null) {
                     toolHeaders.remove(t.name());
@@ -195,13 +195,13 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** Every resource, through all pages. */
-    public CompletableFuture<List<Resource>> listResources() {
-        return listAll("resources/list", "resources", Resource.class, new ArrayList<>(), null);
+    public CompletableFuture<List<ResourceDefinition>> listResources() {
+        return listAll("resources/list", "resources", ResourceDefinition.class, new ArrayList<>(), null);
     }
 
     /** Every prompt, through all pages. */
-    public CompletableFuture<List<Prompt>> listPrompts() {
-        return listAll("prompts/list", "prompts", Prompt.class, new ArrayList<>(), null);
+    public CompletableFuture<List<PromptDefinition>> listPrompts() {
+        return listAll("prompts/list", "prompts", PromptDefinition.class, new ArrayList<>(), null);
     }
 
     public CompletableFuture<GetPromptResult> getPrompt(String name, Map<String, String> arguments) {

@@ -149,13 +149,13 @@ public final class McpServer implements AutoCloseable {
     }
 
     /** The tool of that name as listed, if there is one. */
-    public java.util.Optional<dev.tern.protocol.model.Tool> findTool(String name) {
+    public java.util.Optional<dev.tern.protocol.model.ToolDefinition> findTool(String name) {
         ToolSpec spec = registry.tool(name);
         return spec == null ? java.util.Optional.empty() : java.util.Optional.of(spec.tool());
     }
 
     /** The tools as listed, in registration order; an immutable snapshot. */
-    public java.util.List<dev.tern.protocol.model.Tool> tools() {
+    public java.util.List<dev.tern.protocol.model.ToolDefinition> tools() {
         return registry.tools().stream().map(ToolSpec::tool).toList();
     }
 

@@ -9,14 +9,15 @@ import dev.tern.protocol.model.Annotations;
 import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.ResourceContents;
+import dev.tern.protocol.model.ResourceDefinition;
 
 /** A static resource: what {@code resources/list} shows of it and the handler that reads it. Immutable. */
 public final class ResourceSpec {
-    private final dev.tern.protocol.model.Resource resource;
+    private final ResourceDefinition resource;
     private final ResourceHandler handler;
     private final boolean nonBlocking;
 
-    private ResourceSpec(dev.tern.protocol.model.Resource resource, ResourceHandler handler, boolean nonBlocking) {
+    private ResourceSpec(ResourceDefinition resource, ResourceHandler handler, boolean nonBlocking) {
         this.resource = resource;
         this.handler = handler;
         this.nonBlocking = nonBlocking;
@@ -30,7 +31,7 @@ public final class ResourceSpec {
         return resource.uri();
     }
 
-    public dev.tern.protocol.model.Resource resource() {
+    public ResourceDefinition resource() {
         return resource;
     }
 
@@ -104,7 +105,7 @@ public final class ResourceSpec {
             if (UriTemplate.isTemplate(uri)) {
                 throw new IllegalArgumentException("resource " + uri + ": looks like a template; use ResourceTemplateSpec");
             }
-            return new ResourceSpec(new dev.tern.protocol.model.Resource(uri, name, title, description, mimeType, size,
+            return new ResourceSpec(new ResourceDefinition(uri, name, title, description, mimeType, size,
                     annotations, icons, meta), handler, nonBlocking);
         }
     }

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.ToolAnnotations;
+import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.protocol.model.ToolExecution;
 
 import tools.jackson.databind.JavaType;
@@ -19,12 +20,12 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ToolSpec {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
 
-    private final dev.tern.protocol.model.Tool tool;
+    private final ToolDefinition tool;
     private final ToolHandler handler;
     private final ArgumentValidator validator;
     private final boolean nonBlocking;
 
-    private ToolSpec(dev.tern.protocol.model.Tool tool, ToolHandler handler, boolean nonBlocking) {
+    private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking) {
         this.tool = tool;
         this.handler = handler;
         this.validator = ArgumentValidator.of(tool.inputSchema());
@@ -40,7 +41,7 @@ public final class ToolSpec {
     }
 
     /** The tool as listed. */
-    public dev.tern.protocol.model.Tool tool() {
+    public ToolDefinition tool() {
         return tool;
     }
 
@@ -153,7 +154,7 @@ public final class ToolSpec {
                 throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
             }
             ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport);
-            return new ToolSpec(new dev.tern.protocol.model.Tool(name, title, description, input, outputSchema,
+            return new ToolSpec(new ToolDefinition(name, title, description, input, outputSchema,
                     annotations, icons == null ? null : new ArrayList<>(icons), execution, meta), serving, nonBlocking);
         }
     }

@@ -6,6 +6,6 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** A prompt as listed by {@code prompts/list}. */
-public record Prompt(String name, String title, String description, List<PromptArgument> arguments, List<Icon> icons,
+public record PromptDefinition(String name, String title, String description, List<PromptArgument> arguments, List<Icon> icons,
         @JsonProperty("_meta") Map<String, Object> meta) {
 }

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.databind.node.ObjectNode;
 
 /** A tool as listed by {@code tools/list}. */
-public record Tool(String name, String title, String description, ObjectNode inputSchema, ObjectNode outputSchema,
+public record ToolDefinition(String name, String title, String description, ObjectNode inputSchema, ObjectNode outputSchema,
         ToolAnnotations annotations, List<Icon> icons, ToolExecution execution,
         @JsonProperty("_meta") Map<String, Object> meta) {
 }
