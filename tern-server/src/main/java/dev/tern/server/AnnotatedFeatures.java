@@ -21,7 +21,6 @@ import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.PromptMessage;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.ResourceContents;
-import dev.tern.protocol.model.ToolAnnotations;
 
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
@@ -100,11 +99,17 @@ final class AnnotatedFeatures {
         if (!a.description().isEmpty()) {
             b.description(a.description());
         }
-        if (a.readOnly() || a.destructive() || a.idempotent() || a.openWorld()) {
-            // Only hints the method sets are sent: the spec's defaults for the others (destructive and open-world
-            // true) must not be overridden by the annotation's false.
-            b.annotations(new ToolAnnotations(null, hint(a.readOnly()), hint(a.destructive()), hint(a.idempotent()),
-                    hint(a.openWorld())));
+        if (a.readOnly() != Hint.UNSET) {
+            b.readOnly(a.readOnly() == Hint.TRUE);
+        }
+        if (a.destructive() != Hint.UNSET) {
+            b.destructive(a.destructive() == Hint.TRUE);
+        }
+        if (a.idempotent() != Hint.UNSET) {
+            b.idempotent(a.idempotent() == Hint.TRUE);
+        }
+        if (a.openWorld() != Hint.UNSET) {
+            b.openWorld(a.openWorld() == Hint.TRUE);
         }
         b.nonBlocking(a.nonBlocking());
         Type returnType = m.getGenericReturnType();
@@ -144,10 +149,6 @@ final class AnnotatedFeatures {
                 return node == null || node.isNull() ? absent(call.types[i]) : ArgumentBinder.bind(node, types[i]);
             }), structured);
         }).build();
-    }
-
-    private static Boolean hint(boolean set) {
-        return set ? Boolean.TRUE : null;
     }
 
     private static boolean isStructured(Type type) {

@@ -95,9 +95,42 @@ public final class ToolSpec {
             return this;
         }
 
+        /** Every hint at once; the hint setters below change one of them each. */
         public Builder annotations(ToolAnnotations annotations) {
             this.annotations = annotations;
             return this;
+        }
+
+        /** Says whether the tool only reads (the protocol's default when never said: false). */
+        public Builder readOnly(boolean readOnly) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), readOnly, a.destructiveHint(), a.idempotentHint(),
+                    a.openWorldHint()));
+        }
+
+        /** Says whether the tool may destroy or overwrite (the protocol's default when never said: true). */
+        public Builder destructive(boolean destructive) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), a.readOnlyHint(), destructive, a.idempotentHint(),
+                    a.openWorldHint()));
+        }
+
+        /** Says whether calling again with the same arguments has no further effect (default when never said: false). */
+        public Builder idempotent(boolean idempotent) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), a.readOnlyHint(), a.destructiveHint(), idempotent,
+                    a.openWorldHint()));
+        }
+
+        /** Says whether the tool reaches an open world of external entities (default when never said: true). */
+        public Builder openWorld(boolean openWorld) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(),
+                    openWorld));
+        }
+
+        private ToolAnnotations hints() {
+            return annotations != null ? annotations : new ToolAnnotations(null, null, null, null, null);
         }
 
         /** "forbidden" (default), "optional" or "required": whether the tool may run as a task. */
