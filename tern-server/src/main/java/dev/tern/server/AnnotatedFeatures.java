@@ -1,5 +1,6 @@
 package dev.tern.server;
 
+import java.lang.reflect.Executable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -124,7 +125,7 @@ final class AnnotatedFeatures {
             }
         }
         if (inputs.size() == 1 && inputs.get(0).getType().isRecord() && !inputs.get(0).isAnnotationPresent(Arg.class)) {
-            MethodCall call = new MethodCall(service, m);
+            MethodCall call = new MethodCall(service, m, false);
             return b.handler(inputs.get(0).getParameterizedType(),
                     (RequestContext ctx, Object args) -> call.invoke(ctx, (i, argument) -> args)).build();
         }
@@ -135,7 +136,7 @@ final class AnnotatedFeatures {
         ObjectNode schema = SchemaGenerator.objectSchema(properties);
         ObjectNode defaults = SchemaGenerator.defaults(schema);
         b.inputSchema(schema);
-        MethodCall call = new MethodCall(service, m);
+        MethodCall call = new MethodCall(service, m, true);
         Type[] declared = m.getGenericParameterTypes();
         JavaType[] types = new JavaType[declared.length];
         for (int i = 0; i < types.length; i++) {
@@ -186,7 +187,7 @@ final class AnnotatedFeatures {
         Resource a = m.getAnnotation(Resource.class);
         String name = a.name().isEmpty() ? m.getName() : a.name();
         String mimeType = a.mimeType().isEmpty() ? null : a.mimeType();
-        MethodCall call = new MethodCall(service, m);
+        MethodCall call = new MethodCall(service, m, true);
         ResourceHandler handler = (ctx, uri, variables) -> readResult(uri, mimeType, call.invoke(ctx, (i, key) ->
                 call.types[i] != String.class ? null
                         : variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null));
@@ -256,7 +257,7 @@ final class AnnotatedFeatures {
                     ? null : property.description(), property.required());
         }
         completers.getOrDefault(name, Map.of()).forEach(b::complete);
-        MethodCall call = new MethodCall(service, m);
+        MethodCall call = new MethodCall(service, m, true);
         return b.handler((ctx, arguments) -> {
             Object result = call.invoke(ctx, (i, argument) -> arguments.get(argument));
             return switch (result) {
@@ -286,10 +287,25 @@ final class AnnotatedFeatures {
 
     // ---------------------------------------------------------------- invocation
 
-    /** The name a feature method's parameter goes by among a call's arguments. */
+    /**
+     * The name a feature method's parameter goes by among a call's arguments: its {@link Arg#name()}, else its name
+     * in the source, which only a class compiled with {@code -parameters} keeps (without it every name reads
+     * {@code arg0}, {@code arg1}..., which would silently become the schema's property names).
+     */
     private static String argumentName(Parameter p) {
         Arg arg = p.getAnnotation(Arg.class);
-        return arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
+        if (arg != null && !arg.name().isEmpty()) {
+            return arg.name();
+        }
+        if (!p.isNamePresent()) {
+            Executable m = p.getDeclaringExecutable();
+            throw new IllegalArgumentException(m.getDeclaringClass().getName() + "." + m.getName() + ": the name of "
+                    + "parameter " + p.getName() + " (" + p.getType().getSimpleName() + ") is not in the class file. "
+                    + "Compile with -parameters (javac -parameters; Maven: <parameters>true</parameters> in the "
+                    + "maven-compiler-plugin's configuration; Gradle: options.compilerArgs << '-parameters') or name it "
+                    + "with @Arg(name = \"...\")");
+        }
+        return p.getName();
     }
 
     /**
@@ -309,7 +325,8 @@ final class AnnotatedFeatures {
         /** Each parameter's argument name; null for the request context. */
         private final String[] names;
 
-        MethodCall(Object service, Method method) {
+        /** {@code named}: whether parameters are looked up by name (not for a tool taking one record of arguments). */
+        MethodCall(Object service, Method method, boolean named) {
             this.service = service;
             this.method = method;
             Parameter[] params = method.getParameters();
@@ -317,7 +334,7 @@ final class AnnotatedFeatures {
             names = new String[params.length];
             for (int i = 0; i < params.length; i++) {
                 types[i] = params[i].getType();
-                names[i] = types[i] == RequestContext.class ? null : argumentName(params[i]);
+                names[i] = types[i] == RequestContext.class ? null : named ? argumentName(params[i]) : params[i].getName();
             }
         }
 
