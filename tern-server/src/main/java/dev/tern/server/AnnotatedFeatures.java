@@ -6,7 +6,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -14,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.CallToolResult;
@@ -25,6 +25,7 @@ import dev.tern.protocol.model.ResourceContents;
 
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Turns the annotated methods of a service object into tool, resource, template and prompt specs. */
@@ -133,23 +134,24 @@ final class AnnotatedFeatures {
         for (Parameter p : inputs) {
             properties.add(property(p));
         }
-        ObjectNode schema = SchemaGenerator.objectSchema(properties);
-        ObjectNode defaults = SchemaGenerator.defaults(schema);
-        b.inputSchema(schema);
         MethodCall call = new MethodCall(service, m, true);
         Type[] declared = m.getGenericParameterTypes();
-        JavaType[] types = new JavaType[declared.length];
-        for (int i = 0; i < types.length; i++) {
-            types[i] = call.types[i] == RequestContext.class ? null
-                    : Json.mapper().getTypeFactory().constructType(declared[i]);
-        }
-        return b.handler((ctx, arguments) -> {
-            ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
-            return ToolResults.from(call.invoke(ctx, (i, argument) -> {
-                JsonNode node = args.get(argument);
-                return node == null || node.isNull() ? absent(call.types[i]) : ArgumentBinder.bind(node, types[i]);
-            }), structured);
-        }).build();
+        return b.handler(mapper -> SchemaGenerator.objectSchema(mapper, properties), (mapper, structuredOut, schema) -> {
+            ObjectNode defaults = SchemaGenerator.defaults(schema);
+            JavaType[] types = new JavaType[declared.length];
+            for (int i = 0; i < types.length; i++) {
+                types[i] = call.types[i] == RequestContext.class ? null
+                        : mapper.getTypeFactory().constructType(declared[i]);
+            }
+            return (ctx, arguments) -> {
+                ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
+                return ToolResults.from(mapper, call.invoke(ctx, (i, argument) -> {
+                    JsonNode node = args.get(argument);
+                    return node == null || node.isNull() ? absent(call.types[i])
+                            : ArgumentBinder.bind(mapper, node, types[i]);
+                }), structuredOut);
+            };
+        }, true).build();
     }
 
     private static boolean isStructured(Type type) {
@@ -188,11 +190,11 @@ final class AnnotatedFeatures {
         String name = a.name().isEmpty() ? m.getName() : a.name();
         String mimeType = a.mimeType().isEmpty() ? null : a.mimeType();
         MethodCall call = new MethodCall(service, m, true);
-        ResourceHandler handler = (ctx, uri, variables) -> readResult(uri, mimeType, call.invoke(ctx, (i, key) ->
-                call.types[i] != String.class ? null
+        Function<JsonMapper, ResourceHandler> handler = mapper -> (ctx, uri, variables) -> readResult(mapper, uri,
+                mimeType, call.invoke(ctx, (i, key) -> call.types[i] != String.class ? null
                         : variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null));
         if (UriTemplate.isTemplate(a.uri())) {
-            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handler(handler)
+            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handlerFor(handler)
                     .nonBlocking(a.nonBlocking());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
@@ -206,7 +208,7 @@ final class AnnotatedFeatures {
             completers.getOrDefault(a.uri(), Map.of()).forEach(b::complete);
             templates.add(b.build());
         } else {
-            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handler(handler).nonBlocking(a.nonBlocking());
+            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handlerFor(handler).nonBlocking(a.nonBlocking());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -220,7 +222,7 @@ final class AnnotatedFeatures {
         }
     }
 
-    private static ReadResourceResult readResult(String uri, String mimeType, Object value) {
+    private static ReadResourceResult readResult(JsonMapper mapper, String uri, String mimeType, Object value) {
         return switch (value) {
             case null -> null;
             case ReadResourceResult r -> r;
@@ -229,7 +231,7 @@ final class AnnotatedFeatures {
             case byte[] bytes -> ReadResourceResult.of(ResourceContents.blob(uri,
                     mimeType == null ? "application/octet-stream" : mimeType, Base64.getEncoder().encodeToString(bytes)));
             default -> ReadResourceResult.of(ResourceContents.text(uri, mimeType == null ? "application/json" : mimeType,
-                    new String(Json.mapper().writeValueAsBytes(value), StandardCharsets.UTF_8)));
+                    mapper.writeValueAsString(value)));
         };
     }
 

@@ -17,6 +17,7 @@ import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
 
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -376,6 +377,18 @@ public final class McpServer implements AutoCloseable {
          */
         public Builder register(Object service) {
             AnnotatedFeatures.scan(service).registerInto(registry);
+            return this;
+        }
+
+        /**
+         * The mapper that binds tool arguments to Java types, serializes what tools and resources return, and names
+         * the properties of the schemas generated from Java types, for the features registered before and after this
+         * call. Protocol messages are read and written by Tern's own codec whatever is set here. Default:
+         * {@link Json#mapper()}; start from {@code Json.mapper().rebuild()} to keep its strict input and compact
+         * output.
+         */
+        public Builder jsonMapper(JsonMapper mapper) {
+            registry.mapper(Objects.requireNonNull(mapper, "mapper"));
             return this;
         }
 

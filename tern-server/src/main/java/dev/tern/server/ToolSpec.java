@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import dev.tern.protocol.Json;
@@ -14,9 +15,14 @@ import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.protocol.model.ToolExecution;
 
 import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A tool: what {@code tools/list} shows of it and the handler that serves it. Immutable. */
+/**
+ * A tool: what {@code tools/list} shows of it and the handler that serves it. Immutable. Whatever the builder generates
+ * from Java types (schemas, argument binding, structured results) follows the JSON mapper of the server the tool is
+ * registered with ({@link McpServer.Builder#jsonMapper}); until then, Tern's default mapper.
+ */
 public final class ToolSpec {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
 
@@ -24,12 +30,17 @@ public final class ToolSpec {
     private final ToolHandler handler;
     private final ArgumentValidator validator;
     private final boolean nonBlocking;
+    /** How to make this tool for another mapper; null when nothing in it depends on the mapper. */
+    private final Recipe recipe;
+    private final JsonMapper mapper;
 
-    private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking) {
+    private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking, Recipe recipe, JsonMapper mapper) {
         this.tool = tool;
         this.handler = handler;
         this.validator = ArgumentValidator.of(tool.inputSchema());
         this.nonBlocking = nonBlocking;
+        this.recipe = recipe;
+        this.mapper = mapper;
     }
 
     public static Builder builder(String name) {
@@ -58,15 +69,47 @@ public final class ToolSpec {
         return nonBlocking;
     }
 
+    /** This tool with its schemas, binding and results made by {@code mapper}. */
+    ToolSpec bind(JsonMapper mapper) {
+        return recipe == null || mapper == this.mapper ? this : recipe.make(mapper);
+    }
+
+    /** Makes the handler that serves a tool, given the mapper, whether the tool has an output schema, its input schema. */
+    interface Binding {
+        ToolHandler bind(JsonMapper mapper, boolean structured, ObjectNode inputSchema);
+    }
+
+    /** What {@link Builder#build()} was given, kept to make the tool again for another mapper. */
+    private record Recipe(String name, String title, String description, List<Icon> icons, Map<String, Object> meta,
+            boolean nonBlocking, ObjectNode inputSchema, Function<JsonMapper, ObjectNode> inputSchemaOf,
+            ObjectNode outputSchema, Type outputType, ToolAnnotations annotations, String taskSupport, Binding binding,
+            boolean mapperDependent) {
+
+        ToolSpec make(JsonMapper mapper) {
+            ObjectNode input = inputSchema != null ? inputSchema
+                    : inputSchemaOf != null ? inputSchemaOf.apply(mapper) : SchemaGenerator.emptyObjectSchema();
+            if (!"object".equals(input.path("type").asString(""))) {
+                throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
+            }
+            ObjectNode output = outputType != null ? SchemaGenerator.outputSchema(mapper, outputType) : outputSchema;
+            ToolHandler serving = binding.bind(mapper, output != null, input);
+            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport);
+            return new ToolSpec(new ToolDefinition(name, title, description, input, output, annotations, icons,
+                    execution, meta), serving, nonBlocking, mapperDependent ? this : null, mapper);
+        }
+    }
+
     /** Builds a {@link ToolSpec}; {@link #build()} checks the name and that a handler is set. */
     public static final class Builder extends FeatureBuilder<Builder> {
         private final String name;
         private ObjectNode inputSchema;
+        private Function<JsonMapper, ObjectNode> inputSchemaOf;
         private ObjectNode outputSchema;
+        private Type outputType;
         private ToolAnnotations annotations;
         private String taskSupport;
-        private ToolHandler handler;
-        private java.util.function.Function<Boolean, ToolHandler> typedHandler;
+        private Binding binding;
+        private boolean bindingUsesMapper;
 
         @Override
         Builder self() {
@@ -86,12 +129,14 @@ public final class ToolSpec {
         /** The output JSON Schema; results then carry matching {@code structuredContent}. */
         public Builder outputSchema(ObjectNode schema) {
             this.outputSchema = schema;
+            this.outputType = null;
             return this;
         }
 
         /** Generates the output schema from the type the handler returns. */
         public Builder output(Type resultType) {
-            this.outputSchema = SchemaGenerator.outputSchema(resultType);
+            this.outputType = Objects.requireNonNull(resultType, "resultType");
+            this.outputSchema = null;
             return this;
         }
 
@@ -144,9 +189,8 @@ public final class ToolSpec {
 
         /** Serves the tool with the raw arguments object. */
         public Builder handler(ToolHandler handler) {
-            this.handler = Objects.requireNonNull(handler, "handler");
-            this.typedHandler = null;
-            return this;
+            Objects.requireNonNull(handler, "handler");
+            return handler(null, (mapper, structured, input) -> handler, false);
         }
 
         /**
@@ -159,17 +203,25 @@ public final class ToolSpec {
 
         <A> Builder handler(Type argumentsType, TypedToolHandler<A, ?> typed) {
             Objects.requireNonNull(typed, "typed");
-            if (inputSchema == null) {
-                inputSchema = SchemaGenerator.inputSchema(argumentsType);
-            }
-            JavaType javaType = Json.mapper().getTypeFactory().constructType(argumentsType);
-            ObjectNode defaults = SchemaGenerator.defaults(inputSchema);
-            this.handler = null;
-            this.typedHandler = structured -> (context, arguments) -> {
-                ObjectNode withDefaults = ArgumentBinder.applyDefaults(arguments, defaults);
-                A bound = ArgumentBinder.bind(withDefaults, javaType);
-                return ToolResults.from(typed.call(context, bound), structured);
-            };
+            return handler(mapper -> SchemaGenerator.inputSchema(mapper, argumentsType), (mapper, structured, input) -> {
+                JavaType javaType = mapper.getTypeFactory().constructType(argumentsType);
+                ObjectNode defaults = SchemaGenerator.defaults(input);
+                return (context, arguments) -> {
+                    ObjectNode withDefaults = ArgumentBinder.applyDefaults(arguments, defaults);
+                    A bound = ArgumentBinder.bind(mapper, withDefaults, javaType);
+                    return ToolResults.from(mapper, typed.call(context, bound), structured);
+                };
+            }, true);
+        }
+
+        /**
+         * Serves the tool with what {@code binding} makes for the server's mapper; {@code inputSchemaOf}, when not
+         * null, generates the input schema unless one was set.
+         */
+        Builder handler(Function<JsonMapper, ObjectNode> inputSchemaOf, Binding binding, boolean usesMapper) {
+            this.inputSchemaOf = inputSchemaOf;
+            this.binding = binding;
+            this.bindingUsesMapper = usesMapper;
             return this;
         }
 
@@ -178,17 +230,14 @@ public final class ToolSpec {
                 throw new IllegalArgumentException("tool name: \"" + name
                         + "\" (expected: 1 to 128 of A-Z a-z 0-9 _ - .)");
             }
-            ToolHandler serving = typedHandler != null ? typedHandler.apply(outputSchema != null) : handler;
-            if (serving == null) {
+            if (binding == null) {
                 throw new IllegalStateException("tool " + name + ": no handler");
             }
-            ObjectNode input = inputSchema != null ? inputSchema : SchemaGenerator.emptyObjectSchema();
-            if (!"object".equals(input.path("type").asString(""))) {
-                throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
-            }
-            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport);
-            return new ToolSpec(new ToolDefinition(name, title, description, input, outputSchema,
-                    annotations, icons == null ? null : new ArrayList<>(icons), execution, meta), serving, nonBlocking);
+            boolean mapperDependent = bindingUsesMapper || outputType != null
+                    || (inputSchema == null && inputSchemaOf != null);
+            return new Recipe(name, title, description, icons == null ? null : new ArrayList<>(icons), meta,
+                    nonBlocking, inputSchema, inputSchemaOf, outputSchema, outputType, annotations, taskSupport, binding,
+                    mapperDependent).make(Json.mapper());
         }
     }
 }

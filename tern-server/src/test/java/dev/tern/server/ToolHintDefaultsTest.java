@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tern.protocol.model.CallToolResult;
+
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -69,13 +71,13 @@ class ToolHintDefaultsTest {
     @Test
     void theSpecBuilderSaysEachHintOnlyWhenAsked() {
         ToolSpec spec = ToolSpec.builder("append").destructive(false).idempotent(true)
-                .handler((ctx, args) -> ToolResults.from("", false)).build();
+                .handler((ctx, args) -> CallToolResult.text("")).build();
         assertThat(spec.tool().annotations().destructiveHint()).isFalse();
         assertThat(spec.tool().annotations().idempotentHint()).isTrue();
         assertThat(spec.tool().annotations().readOnlyHint()).isNull();
         assertThat(spec.tool().annotations().openWorldHint()).isNull();
         ToolSpec both = ToolSpec.builder("read").readOnly(true).openWorld(false).readOnly(false)
-                .handler((ctx, args) -> ToolResults.from("", false)).build();
+                .handler((ctx, args) -> CallToolResult.text("")).build();
         assertThat(both.tool().annotations().readOnlyHint()).isFalse();
         assertThat(both.tool().annotations().openWorldHint()).isFalse();
     }
