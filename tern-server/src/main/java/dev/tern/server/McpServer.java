@@ -20,6 +20,8 @@ import dev.tern.protocol.model.LoggingLevel;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An MCP server: its features and settings, independent of any transport. A transport {@link #connect}s a
  * {@link ServerChannel} per client connection (a stdio pipe, an HTTP session) and feeds it messages. Both protocol
@@ -175,7 +177,7 @@ public final class McpServer implements AutoCloseable {
      * (elicitation, sampling, roots) ends with {@link CallOutcome.NeedsClient}. Cancelling the returned future cancels
      * the call. The future never completes exceptionally.
      */
-    public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments) {
+    public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, @Nullable ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
         return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true);
     }
@@ -186,7 +188,8 @@ public final class McpServer implements AutoCloseable {
      * serialized to, which every mapper writes as it is, instead of that JSON parsed back into a tree
      * ({@link Json#materialize} parses it). Saves a parse and a second serialization per call.
      */
-    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name, ObjectNode arguments) {
+    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name,
+            @Nullable ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
         return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false);
     }
@@ -346,7 +349,7 @@ public final class McpServer implements AutoCloseable {
             return this;
         }
 
-        public Builder instructions(String instructions) {
+        public Builder instructions(@Nullable String instructions) {
             this.instructions = instructions;
             return this;
         }

@@ -10,6 +10,8 @@ import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.PromptArgument;
 import dev.tern.protocol.model.PromptDefinition;
 
+import org.jspecify.annotations.Nullable;
+
 /** A prompt: its listing, its handler and completers of its arguments. Immutable. */
 public final class PromptSpec {
     private final PromptDefinition prompt;
@@ -65,7 +67,7 @@ public final class PromptSpec {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder argument(String name, String description, boolean required) {
+        public Builder argument(String name, @Nullable String description, boolean required) {
             arguments.add(new PromptArgument(name, null, description, required));
             return this;
         }

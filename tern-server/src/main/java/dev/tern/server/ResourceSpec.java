@@ -15,6 +15,8 @@ import dev.tern.protocol.model.ResourceDefinition;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.jspecify.annotations.Nullable;
+
 /** A static resource: what {@code resources/list} shows of it and the handler that reads it. Immutable. */
 public final class ResourceSpec {
     private final ResourceDefinition resource;
@@ -79,7 +81,7 @@ public final class ResourceSpec {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder mimeType(String mimeType) {
+        public Builder mimeType(@Nullable String mimeType) {
             this.mimeType = mimeType;
             return this;
         }
@@ -89,7 +91,7 @@ public final class ResourceSpec {
             return this;
         }
 
-        public Builder annotations(Annotations annotations) {
+        public Builder annotations(@Nullable Annotations annotations) {
             this.annotations = annotations;
             return this;
         }

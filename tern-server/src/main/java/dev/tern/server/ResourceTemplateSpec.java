@@ -13,6 +13,8 @@ import dev.tern.protocol.model.ResourceTemplate;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.jspecify.annotations.Nullable;
+
 /** A resource template: its listing, its matcher, its handler and completers of its variables. Immutable. */
 public final class ResourceTemplateSpec {
     private final ResourceTemplate template;
@@ -87,12 +89,12 @@ public final class ResourceTemplateSpec {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder mimeType(String mimeType) {
+        public Builder mimeType(@Nullable String mimeType) {
             this.mimeType = mimeType;
             return this;
         }
 
-        public Builder annotations(Annotations annotations) {
+        public Builder annotations(@Nullable Annotations annotations) {
             this.annotations = annotations;
             return this;
         }

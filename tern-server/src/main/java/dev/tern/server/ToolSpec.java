@@ -18,6 +18,8 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A tool: what {@code tools/list} shows of it and the handler that serves it. Immutable. Whatever the builder generates
  * from Java types (schemas, argument binding, structured results) follows the JSON mapper of the server the tool is
@@ -121,13 +123,13 @@ public final class ToolSpec {
         }
 
         /** The input JSON Schema (2020-12); root {@code "type": "object"}. */
-        public Builder inputSchema(ObjectNode schema) {
+        public Builder inputSchema(@Nullable ObjectNode schema) {
             this.inputSchema = schema;
             return this;
         }
 
         /** The output JSON Schema; results then carry matching {@code structuredContent}. */
-        public Builder outputSchema(ObjectNode schema) {
+        public Builder outputSchema(@Nullable ObjectNode schema) {
             this.outputSchema = schema;
             this.outputType = null;
             return this;
@@ -141,7 +143,7 @@ public final class ToolSpec {
         }
 
         /** Every hint at once; the hint setters below change one of them each. */
-        public Builder annotations(ToolAnnotations annotations) {
+        public Builder annotations(@Nullable ToolAnnotations annotations) {
             this.annotations = annotations;
             return this;
         }

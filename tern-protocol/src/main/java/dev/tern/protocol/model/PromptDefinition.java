@@ -5,7 +5,10 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import org.jspecify.annotations.Nullable;
+
 /** A prompt as listed by {@code prompts/list}. */
-public record PromptDefinition(String name, String title, String description, List<PromptArgument> arguments, List<Icon> icons,
-        @JsonProperty("_meta") Map<String, Object> meta) {
+public record PromptDefinition(String name, @Nullable String title, @Nullable String description,
+        @Nullable List<PromptArgument> arguments, @Nullable List<Icon> icons,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
 }

@@ -5,7 +5,10 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import org.jspecify.annotations.Nullable;
+
 /** A resource as listed by {@code resources/list}. */
-public record ResourceDefinition(String uri, String name, String title, String description, String mimeType, Long size,
-        Annotations annotations, List<Icon> icons, @JsonProperty("_meta") Map<String, Object> meta) {
+public record ResourceDefinition(String uri, String name, @Nullable String title, @Nullable String description,
+        @Nullable String mimeType, @Nullable Long size, @Nullable Annotations annotations, @Nullable List<Icon> icons,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
 }
