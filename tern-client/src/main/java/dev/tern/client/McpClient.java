@@ -40,6 +40,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An MCP client for one server, over Streamable HTTP or a child process's stdio, in either protocol era.
  *
@@ -138,12 +140,12 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** The protocol version in use, or {@code null} before it is known. */
-    public ProtocolVersion protocolVersion() {
+    public @Nullable ProtocolVersion protocolVersion() {
         return version;
     }
 
     /** The legacy {@code initialize} result's serverInfo, or the modern {@code server/discover} result; may be null. */
-    public JsonNode serverInfo() {
+    public @Nullable JsonNode serverInfo() {
         return serverInfo;
     }
 
@@ -170,7 +172,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** Calls a tool; {@code arguments} is a {@link JsonNode}, a map, a record or {@code null}. */
-    public CompletableFuture<CallToolResult> callTool(String name, Object arguments) {
+    public CompletableFuture<CallToolResult> callTool(String name, @Nullable Object arguments) {
         return callTool(name, arguments, null);
     }
 
@@ -178,7 +180,8 @@ public final class McpClient implements AutoCloseable {
      * Calls a tool and passes the params of each {@code notifications/progress} it reports to {@code progress} (on an
      * I/O thread).
      */
-    public CompletableFuture<CallToolResult> callTool(String name, Object arguments, Consumer<JsonNode> progress) {
+    public CompletableFuture<CallToolResult> callTool(String name, @Nullable Object arguments,
+            @Nullable Consumer<JsonNode> progress) {
         Objects.requireNonNull(name, "name");
         ObjectNode params = Json.object();
         params.put("name", name);
@@ -204,7 +207,7 @@ public final class McpClient implements AutoCloseable {
         return listAll("prompts/list", "prompts", PromptDefinition.class, new ArrayList<>(), null);
     }
 
-    public CompletableFuture<GetPromptResult> getPrompt(String name, Map<String, String> arguments) {
+    public CompletableFuture<GetPromptResult> getPrompt(String name, @Nullable Map<String, String> arguments) {
         ObjectNode params = Json.object().put("name", Objects.requireNonNull(name, "name"));
         if (arguments != null) {
             params.set("arguments", mapper.valueToTree(arguments));
@@ -224,7 +227,7 @@ public final class McpClient implements AutoCloseable {
     // ---------------------------------------------------------------- raw requests
 
     /** Sends any request; completes with its result, or fails with {@link McpException} for an error response. */
-    public CompletableFuture<JsonNode> request(String method, JsonNode params) {
+    public CompletableFuture<JsonNode> request(String method, @Nullable JsonNode params) {
         return send(method, params).thenApply(McpReply::resultOrThrow);
     }
 
@@ -233,7 +236,7 @@ public final class McpClient implements AutoCloseable {
      * headers. Fails only when no response came. Cancelling the returned future (once the era is decided) cancels
      * the request: in 2026-07-28 over HTTP by abandoning its stream, otherwise with {@code notifications/cancelled}.
      */
-    public CompletableFuture<McpReply> send(String method, JsonNode params) {
+    public CompletableFuture<McpReply> send(String method, @Nullable JsonNode params) {
         return send(method, params, List.of(), null);
     }
 
