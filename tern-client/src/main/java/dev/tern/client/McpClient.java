@@ -31,14 +31,16 @@ import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
-import dev.tern.protocol.model.Prompt;
+import dev.tern.protocol.model.PromptDefinition;
 import dev.tern.protocol.model.ReadResourceResult;
-import dev.tern.protocol.model.Resource;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ResourceDefinition;
+import dev.tern.protocol.model.ToolDefinition;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * An MCP client for one server, over Streamable HTTP or a child process's stdio, in either protocol era.
@@ -138,25 +140,25 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** The protocol version in use, or {@code null} before it is known. */
-    public ProtocolVersion protocolVersion() {
+    public @Nullable ProtocolVersion protocolVersion() {
         return version;
     }
 
     /** The legacy {@code initialize} result's serverInfo, or the modern {@code server/discover} result; may be null. */
-    public JsonNode serverInfo() {
+    public @Nullable JsonNode serverInfo() {
         return serverInfo;
     }
 
     // ---------------------------------------------------------------- typed requests
 
     /** Every tool, following {@code nextCursor} through all pages. */
-    public CompletableFuture<List<Tool>> listTools() {
-        return listAll("tools/list", "tools", Tool.class, new ArrayList<>(), null).thenApply(tools -> {
+    public CompletableFuture<List<ToolDefinition>> listTools() {
+        return listAll("tools/list", "tools", ToolDefinition.class, new ArrayList<>(), null).thenApply(tools -> {
             if (!transport.http()) {
                 return tools;
             }
-            List<Tool> valid = new ArrayList<>(tools.size());
-            for (Tool t : tools) {
+            List<ToolDefinition> valid = new ArrayList<>(tools.size());
+            for (ToolDefinition t : tools) {
                 List<ParamHeaders.Param> params = ParamHeaders.of(t.inputSchema());
                 if (params == null) {
                     toolHeaders.remove(t.name());
@@ -170,7 +172,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** Calls a tool; {@code arguments} is a {@link JsonNode}, a map, a record or {@code null}. */
-    public CompletableFuture<CallToolResult> callTool(String name, Object arguments) {
+    public CompletableFuture<CallToolResult> callTool(String name, @Nullable Object arguments) {
         return callTool(name, arguments, null);
     }
 
@@ -178,7 +180,8 @@ public final class McpClient implements AutoCloseable {
      * Calls a tool and passes the params of each {@code notifications/progress} it reports to {@code progress} (on an
      * I/O thread).
      */
-    public CompletableFuture<CallToolResult> callTool(String name, Object arguments, Consumer<JsonNode> progress) {
+    public CompletableFuture<CallToolResult> callTool(String name, @Nullable Object arguments,
+            @Nullable Consumer<JsonNode> progress) {
         Objects.requireNonNull(name, "name");
         ObjectNode params = Json.object();
         params.put("name", name);
@@ -195,16 +198,16 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** Every resource, through all pages. */
-    public CompletableFuture<List<Resource>> listResources() {
-        return listAll("resources/list", "resources", Resource.class, new ArrayList<>(), null);
+    public CompletableFuture<List<ResourceDefinition>> listResources() {
+        return listAll("resources/list", "resources", ResourceDefinition.class, new ArrayList<>(), null);
     }
 
     /** Every prompt, through all pages. */
-    public CompletableFuture<List<Prompt>> listPrompts() {
-        return listAll("prompts/list", "prompts", Prompt.class, new ArrayList<>(), null);
+    public CompletableFuture<List<PromptDefinition>> listPrompts() {
+        return listAll("prompts/list", "prompts", PromptDefinition.class, new ArrayList<>(), null);
     }
 
-    public CompletableFuture<GetPromptResult> getPrompt(String name, Map<String, String> arguments) {
+    public CompletableFuture<GetPromptResult> getPrompt(String name, @Nullable Map<String, String> arguments) {
         ObjectNode params = Json.object().put("name", Objects.requireNonNull(name, "name"));
         if (arguments != null) {
             params.set("arguments", mapper.valueToTree(arguments));
@@ -224,7 +227,7 @@ public final class McpClient implements AutoCloseable {
     // ---------------------------------------------------------------- raw requests
 
     /** Sends any request; completes with its result, or fails with {@link McpException} for an error response. */
-    public CompletableFuture<JsonNode> request(String method, JsonNode params) {
+    public CompletableFuture<JsonNode> request(String method, @Nullable JsonNode params) {
         return send(method, params).thenApply(McpReply::resultOrThrow);
     }
 
@@ -233,7 +236,7 @@ public final class McpClient implements AutoCloseable {
      * headers. Fails only when no response came. Cancelling the returned future (once the era is decided) cancels
      * the request: in 2026-07-28 over HTTP by abandoning its stream, otherwise with {@code notifications/cancelled}.
      */
-    public CompletableFuture<McpReply> send(String method, JsonNode params) {
+    public CompletableFuture<McpReply> send(String method, @Nullable JsonNode params) {
         return send(method, params, List.of(), null);
     }
 

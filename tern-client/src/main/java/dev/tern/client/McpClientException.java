@@ -1,5 +1,7 @@
 package dev.tern.client;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A request that got no JSON-RPC response: the connection or process failed, or the server answered with something
  * that is not JSON-RPC (an HTTP error page, a malformed body). JSON-RPC error responses fail with
@@ -12,11 +14,11 @@ public class McpClientException extends RuntimeException {
         this(message, 0, null);
     }
 
-    public McpClientException(String message, Throwable cause) {
+    public McpClientException(String message, @Nullable Throwable cause) {
         this(message, 0, cause);
     }
 
-    public McpClientException(String message, int httpStatus, Throwable cause) {
+    public McpClientException(String message, int httpStatus, @Nullable Throwable cause) {
         super(message, cause);
         this.httpStatus = httpStatus;
     }

@@ -6,14 +6,16 @@ import dev.tern.protocol.McpException;
 
 import tools.jackson.databind.JsonNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The JSON-RPC response to one request with how it travelled: exactly one of {@code result} and {@code error}, the
  * HTTP reply it came in (status, headers such as {@code Server-Timing}; {@code null} over stdio), and
  * {@link System#nanoTime()} readings of when the request was sent, the first byte of the answer arrived, and the
  * answer was complete.
  */
-public record McpReply(JsonNode result, JsonRpcError error, HttpReply http, long sentNanos, long firstByteNanos,
-        long completeNanos) {
+public record McpReply(@Nullable JsonNode result, @Nullable JsonRpcError error, @Nullable HttpReply http,
+        long sentNanos, long firstByteNanos, long completeNanos) {
 
     public boolean isError() {
         return error != null;
@@ -28,7 +30,7 @@ public record McpReply(JsonNode result, JsonRpcError error, HttpReply http, long
     }
 
     /** An HTTP header of the reply, or {@code null} (always over stdio). */
-    public String header(String name) {
+    public @Nullable String header(String name) {
         return http == null ? null : http.header(name);
     }
 

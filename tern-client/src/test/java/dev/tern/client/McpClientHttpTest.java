@@ -19,7 +19,7 @@ import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.TextContent;
 import dev.tern.protocol.model.TextResourceContents;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 
 import tools.jackson.databind.JsonNode;
 
@@ -73,8 +73,8 @@ class McpClientHttpTest {
             assertThat(client.protocolVersion()).isEqualTo(era == Era.LEGACY
                     ? ProtocolVersion.V2025_11_25 : ProtocolVersion.V2026_07_28);
 
-            List<Tool> tools = client.listTools().join();
-            assertThat(tools).extracting(Tool::name).contains("get_user", "search_users", "count", "always_fails");
+            List<ToolDefinition> tools = client.listTools().join();
+            assertThat(tools).extracting(ToolDefinition::name).contains("get_user", "search_users", "count", "always_fails");
 
             CallToolResult user = client.callTool("get_user", Map.of("id", "7")).join();
             assertThat(user.isError()).isNotEqualTo(Boolean.TRUE);

@@ -16,7 +16,7 @@ import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.TextResourceContents;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 
 import tools.jackson.databind.JsonNode;
 
@@ -39,7 +39,7 @@ class McpClientStdioTest {
             assertThat(client.connect().join()).isEqualTo(era == Era.LEGACY ? Era.LEGACY : Era.MODERN);
             assertThat(client.protocolVersion()).isEqualTo(era == Era.LEGACY
                     ? ProtocolVersion.V2025_11_25 : ProtocolVersion.V2026_07_28);
-            assertThat(client.listTools().join()).extracting(Tool::name).contains("get_user", "count");
+            assertThat(client.listTools().join()).extracting(ToolDefinition::name).contains("get_user", "count");
             assertThat(client.callTool("get_user", Map.of("id", "9")).join().structuredContent().path("id").asString())
                     .isEqualTo("9");
             assertThat(client.callTool("always_fails", null).join().isError()).isTrue();

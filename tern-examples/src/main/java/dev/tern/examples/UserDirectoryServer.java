@@ -12,6 +12,7 @@ import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.ResourceContents;
 import dev.tern.server.Arg;
 import dev.tern.server.Complete;
+import dev.tern.server.Hint;
 import dev.tern.server.McpServer;
 import dev.tern.server.Prompt;
 import dev.tern.server.RequestContext;
@@ -62,14 +63,14 @@ public final class UserDirectoryServer {
     public record SearchResult(List<User> users, int count) {
     }
 
-    @Tool(name = "get_user", title = "Get user", description = "Fetch one user by id.", readOnly = true, idempotent = true,
+    @Tool(name = "get_user", title = "Get user", description = "Fetch one user by id.", readOnly = Hint.TRUE, idempotent = Hint.TRUE,
             nonBlocking = true)
     public User getUser(@Arg(description = "The user's id, e.g. \"42\"") String id) {
         return directory.find(id).orElseThrow(() -> new ToolException("No user with id " + id));
     }
 
     @Tool(name = "search_users", title = "Search users",
-            description = "Find users whose name, username, email, title or city contains the query.", readOnly = true,
+            description = "Find users whose name, username, email, title or city contains the query.", readOnly = Hint.TRUE,
             nonBlocking = true)
     public SearchResult searchUsers(@Arg(description = "Text to look for, case-insensitive") String query,
             @Arg(description = "Most users to return (1-100)", defaultValue = "10") int limit) {
@@ -83,7 +84,7 @@ public final class UserDirectoryServer {
         return new SearchResult(found, found.size());
     }
 
-    @Tool(name = "list_users", title = "List users", description = "Page through all users in id order.", readOnly = true,
+    @Tool(name = "list_users", title = "List users", description = "Page through all users in id order.", readOnly = Hint.TRUE,
             nonBlocking = true)
     public UserPage listUsers(@Arg(description = "The nextCursor of the previous page", required = false) Optional<String> cursor,
             @Arg(description = "Users per page (1-100)", defaultValue = "20") int limit) {

@@ -12,6 +12,7 @@ import dev.tern.protocol.Json;
 import dev.tern.protocol.model.ElicitResult;
 import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.server.Arg;
+import dev.tern.server.Hint;
 import dev.tern.server.McpServer;
 import dev.tern.server.RequestContext;
 import dev.tern.server.Tool;
@@ -124,7 +125,7 @@ public final class InteropServer {
     }
 
     @Tool(name = "cancellations", description = "How many wait_for_cancel calls were cancelled, and the last reason.",
-            readOnly = true)
+            readOnly = Hint.TRUE)
     public Cancellations cancellations() {
         return new Cancellations(cancellations.get(), lastCancelReason.get());
     }

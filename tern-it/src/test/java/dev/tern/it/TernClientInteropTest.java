@@ -27,11 +27,11 @@ import dev.tern.protocol.Json;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.CallToolResult;
-import dev.tern.protocol.model.Prompt;
-import dev.tern.protocol.model.Resource;
+import dev.tern.protocol.model.PromptDefinition;
+import dev.tern.protocol.model.ResourceDefinition;
 import dev.tern.protocol.model.TextContent;
 import dev.tern.protocol.model.TextResourceContents;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -138,7 +138,7 @@ class TernClientInteropTest {
         assertThat(client.protocolVersion()).isEqualTo(ProtocolVersion.V2025_11_25);
         assertThat(client.serverInfo().path("name").asString()).isEqualTo("ts-sdk-interop");
 
-        assertThat(client.listTools().join()).extracting(Tool::name).contains("add", "echo", "fail", "progress");
+        assertThat(client.listTools().join()).extracting(ToolDefinition::name).contains("add", "echo", "fail", "progress");
 
         CallToolResult sum = client.callTool("add", Map.of("a", 2, "b", 3)).join();
         assertThat(sum.structuredContent().path("sum").asInt()).isEqualTo(5);
@@ -165,8 +165,8 @@ class TernClientInteropTest {
         assertThat(client.readResource("test://greeting").join().contents()).singleElement()
                 .isInstanceOfSatisfying(TextResourceContents.class,
                         t -> assertThat(t.text()).isEqualTo("hello from the TypeScript SDK"));
-        assertThat(client.listResources().join()).extracting(Resource::uri).contains("test://greeting");
-        assertThat(client.listPrompts().join()).extracting(Prompt::name).contains("greet");
+        assertThat(client.listResources().join()).extracting(ResourceDefinition::uri).contains("test://greeting");
+        assertThat(client.listPrompts().join()).extracting(PromptDefinition::name).contains("greet");
         assertThat(client.getPrompt("greet", Map.of("name", "Ada")).join().messages()).singleElement()
                 .satisfies(m -> assertThat(((TextContent) m.content()).text()).contains("Ada"));
 

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Cancellation of one in-flight request, observable by the code serving it: poll {@link #isCancelled()}, call
  * {@link #throwIfCancelled()}, or register a callback. Thread-safe; cancelling twice has no further effect.
@@ -17,7 +19,7 @@ public final class Cancellation {
     }
 
     /** Why the request was cancelled, or {@code null} while it was not. */
-    public String reason() {
+    public @Nullable String reason() {
         return reason;
     }
 

@@ -15,6 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.POJONode;
 import tools.jackson.databind.util.RawValue;
 
+import org.jspecify.annotations.Nullable;
+
 /** The JSON mappers Tern uses: strict on input, compact on output, nulls left out. */
 public final class Json {
     private static final JsonMapper DEFAULT = newMapper(CodecLimits.DEFAULT);
@@ -47,7 +49,7 @@ public final class Json {
     }
 
     /** The JSON text of a {@link #rawJson} node; {@code null} for any other node. */
-    public static String rawText(JsonNode node) {
+    public static @Nullable String rawText(JsonNode node) {
         if (node instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw) {
             return String.valueOf(raw.rawValue());
         }
@@ -59,7 +61,7 @@ public final class Json {
      * {@link #rawJson} node, the codec writes it escaped from that node's bytes instead of encoding it again; it is
      * a plain string node to everything else.
      */
-    public static JsonNode stringNode(String text, JsonNode json) {
+    public static JsonNode stringNode(String text, @Nullable JsonNode json) {
         if (json instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw
                 && raw.rawValue() instanceof Utf8Json utf8 && utf8.getValue() == text) {
             return utf8.asStringNode();

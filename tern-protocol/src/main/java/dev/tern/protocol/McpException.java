@@ -2,19 +2,21 @@ package dev.tern.protocol;
 
 import tools.jackson.databind.JsonNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A failure that crosses the wire as a JSON-RPC error with the given code, message and data. Anything else a
  * handler throws is reported as a sanitized internal error.
  */
 public class McpException extends RuntimeException {
     private final int code;
-    private final transient JsonNode data;
+    private final transient @Nullable JsonNode data;
 
     public McpException(int code, String message) {
         this(code, message, null);
     }
 
-    public McpException(int code, String message, JsonNode data) {
+    public McpException(int code, String message, @Nullable JsonNode data) {
         super(message, null, false, false);
         this.code = code;
         this.data = data;
@@ -24,7 +26,7 @@ public class McpException extends RuntimeException {
         return code;
     }
 
-    public JsonNode data() {
+    public @Nullable JsonNode data() {
         return data;
     }
 

@@ -24,14 +24,14 @@ import dev.tern.protocol.model.ElicitResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
-import dev.tern.protocol.model.Prompt;
+import dev.tern.protocol.model.PromptDefinition;
 import dev.tern.protocol.model.PromptMessage;
 import dev.tern.protocol.model.ReadResourceResult;
-import dev.tern.protocol.model.Resource;
 import dev.tern.protocol.model.ResourceContents;
+import dev.tern.protocol.model.ResourceDefinition;
 import dev.tern.protocol.model.ResourceTemplate;
 import dev.tern.protocol.model.Root;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -56,19 +56,19 @@ class SpecExamplesTest {
     }
 
     private static final Map<String, List<Mapping>> MODELS = Map.ofEntries(
-            Map.entry("Tool", List.of(new Mapping("", Tool.class))),
-            Map.entry("ListToolsResult", List.of(new Mapping("/tools/*", Tool.class))),
-            Map.entry("ListToolsResultResponse", List.of(new Mapping("/result/tools/*", Tool.class))),
+            Map.entry("Tool", List.of(new Mapping("", ToolDefinition.class))),
+            Map.entry("ListToolsResult", List.of(new Mapping("/tools/*", ToolDefinition.class))),
+            Map.entry("ListToolsResultResponse", List.of(new Mapping("/result/tools/*", ToolDefinition.class))),
             Map.entry("CallToolResult", List.of(new Mapping("", CallToolResult.class))),
             Map.entry("CallToolResultResponse", List.of(new Mapping("/result", CallToolResult.class))),
-            Map.entry("Resource", List.of(new Mapping("", Resource.class))),
-            Map.entry("ListResourcesResult", List.of(new Mapping("/resources/*", Resource.class))),
-            Map.entry("ListResourcesResultResponse", List.of(new Mapping("/result/resources/*", Resource.class))),
+            Map.entry("Resource", List.of(new Mapping("", ResourceDefinition.class))),
+            Map.entry("ListResourcesResult", List.of(new Mapping("/resources/*", ResourceDefinition.class))),
+            Map.entry("ListResourcesResultResponse", List.of(new Mapping("/result/resources/*", ResourceDefinition.class))),
             Map.entry("ListResourceTemplatesResult", List.of(new Mapping("/resourceTemplates/*", ResourceTemplate.class))),
             Map.entry("ListResourceTemplatesResultResponse",
                     List.of(new Mapping("/result/resourceTemplates/*", ResourceTemplate.class))),
-            Map.entry("ListPromptsResult", List.of(new Mapping("/prompts/*", Prompt.class))),
-            Map.entry("ListPromptsResultResponse", List.of(new Mapping("/result/prompts/*", Prompt.class))),
+            Map.entry("ListPromptsResult", List.of(new Mapping("/prompts/*", PromptDefinition.class))),
+            Map.entry("ListPromptsResultResponse", List.of(new Mapping("/result/prompts/*", PromptDefinition.class))),
             Map.entry("GetPromptResult", List.of(new Mapping("", GetPromptResult.class),
                     new Mapping("/messages/*", PromptMessage.class))),
             Map.entry("GetPromptResultResponse", List.of(new Mapping("/result", GetPromptResult.class))),

@@ -1,11 +1,11 @@
 package dev.tern.server;
 
+import java.lang.reflect.Executable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.CallToolResult;
@@ -21,10 +22,10 @@ import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.PromptMessage;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.ResourceContents;
-import dev.tern.protocol.model.ToolAnnotations;
 
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Turns the annotated methods of a service object into tool, resource, template and prompt specs. */
@@ -100,11 +101,17 @@ final class AnnotatedFeatures {
         if (!a.description().isEmpty()) {
             b.description(a.description());
         }
-        if (a.readOnly() || a.destructive() || a.idempotent() || a.openWorld()) {
-            // Only hints the method sets are sent: the spec's defaults for the others (destructive and open-world
-            // true) must not be overridden by the annotation's false.
-            b.annotations(new ToolAnnotations(null, hint(a.readOnly()), hint(a.destructive()), hint(a.idempotent()),
-                    hint(a.openWorld())));
+        if (a.readOnly() != Hint.UNSET) {
+            b.readOnly(a.readOnly() == Hint.TRUE);
+        }
+        if (a.destructive() != Hint.UNSET) {
+            b.destructive(a.destructive() == Hint.TRUE);
+        }
+        if (a.idempotent() != Hint.UNSET) {
+            b.idempotent(a.idempotent() == Hint.TRUE);
+        }
+        if (a.openWorld() != Hint.UNSET) {
+            b.openWorld(a.openWorld() == Hint.TRUE);
         }
         b.nonBlocking(a.nonBlocking());
         if (a.taskSupport() != TaskSupport.FORBIDDEN) {
@@ -122,7 +129,7 @@ final class AnnotatedFeatures {
             }
         }
         if (inputs.size() == 1 && inputs.get(0).getType().isRecord() && !inputs.get(0).isAnnotationPresent(Arg.class)) {
-            MethodCall call = new MethodCall(service, m);
+            MethodCall call = new MethodCall(service, m, false);
             return b.handler(inputs.get(0).getParameterizedType(),
                     (RequestContext ctx, Object args) -> call.invoke(ctx, (i, argument) -> args)).build();
         }
@@ -130,27 +137,24 @@ final class AnnotatedFeatures {
         for (Parameter p : inputs) {
             properties.add(property(p));
         }
-        ObjectNode schema = SchemaGenerator.objectSchema(properties);
-        ObjectNode defaults = SchemaGenerator.defaults(schema);
-        b.inputSchema(schema);
-        MethodCall call = new MethodCall(service, m);
+        MethodCall call = new MethodCall(service, m, true);
         Type[] declared = m.getGenericParameterTypes();
-        JavaType[] types = new JavaType[declared.length];
-        for (int i = 0; i < types.length; i++) {
-            types[i] = call.types[i] == RequestContext.class ? null
-                    : Json.mapper().getTypeFactory().constructType(declared[i]);
-        }
-        return b.handler((ctx, arguments) -> {
-            ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
-            return ToolResults.from(call.invoke(ctx, (i, argument) -> {
-                JsonNode node = args.get(argument);
-                return node == null || node.isNull() ? absent(call.types[i]) : ArgumentBinder.bind(node, types[i]);
-            }), structured);
-        }).build();
-    }
-
-    private static Boolean hint(boolean set) {
-        return set ? Boolean.TRUE : null;
+        return b.handler(mapper -> SchemaGenerator.objectSchema(mapper, properties), (mapper, structuredOut, schema) -> {
+            ObjectNode defaults = SchemaGenerator.defaults(schema);
+            JavaType[] types = new JavaType[declared.length];
+            for (int i = 0; i < types.length; i++) {
+                types[i] = call.types[i] == RequestContext.class ? null
+                        : mapper.getTypeFactory().constructType(declared[i]);
+            }
+            return (ctx, arguments) -> {
+                ObjectNode args = ArgumentBinder.applyDefaults(arguments, defaults);
+                return ToolResults.from(mapper, call.invoke(ctx, (i, argument) -> {
+                    JsonNode node = args.get(argument);
+                    return node == null || node.isNull() ? absent(call.types[i])
+                            : ArgumentBinder.bind(mapper, node, types[i]);
+                }), structuredOut);
+            };
+        }, true).build();
     }
 
     private static boolean isStructured(Type type) {
@@ -188,12 +192,12 @@ final class AnnotatedFeatures {
         Resource a = m.getAnnotation(Resource.class);
         String name = a.name().isEmpty() ? m.getName() : a.name();
         String mimeType = a.mimeType().isEmpty() ? null : a.mimeType();
-        MethodCall call = new MethodCall(service, m);
-        ResourceHandler handler = (ctx, uri, variables) -> readResult(uri, mimeType, call.invoke(ctx, (i, key) ->
-                call.types[i] != String.class ? null
+        MethodCall call = new MethodCall(service, m, true);
+        Function<JsonMapper, ResourceHandler> handler = mapper -> (ctx, uri, variables) -> readResult(mapper, uri,
+                mimeType, call.invoke(ctx, (i, key) -> call.types[i] != String.class ? null
                         : variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null));
         if (UriTemplate.isTemplate(a.uri())) {
-            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handler(handler)
+            ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handlerFor(handler)
                     .nonBlocking(a.nonBlocking());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
@@ -207,7 +211,7 @@ final class AnnotatedFeatures {
             completers.getOrDefault(a.uri(), Map.of()).forEach(b::complete);
             templates.add(b.build());
         } else {
-            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handler(handler).nonBlocking(a.nonBlocking());
+            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handlerFor(handler).nonBlocking(a.nonBlocking());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -221,7 +225,7 @@ final class AnnotatedFeatures {
         }
     }
 
-    private static ReadResourceResult readResult(String uri, String mimeType, Object value) {
+    private static ReadResourceResult readResult(JsonMapper mapper, String uri, String mimeType, Object value) {
         return switch (value) {
             case null -> null;
             case ReadResourceResult r -> r;
@@ -230,7 +234,7 @@ final class AnnotatedFeatures {
             case byte[] bytes -> ReadResourceResult.of(ResourceContents.blob(uri,
                     mimeType == null ? "application/octet-stream" : mimeType, Base64.getEncoder().encodeToString(bytes)));
             default -> ReadResourceResult.of(ResourceContents.text(uri, mimeType == null ? "application/json" : mimeType,
-                    new String(Json.mapper().writeValueAsBytes(value), StandardCharsets.UTF_8)));
+                    mapper.writeValueAsString(value)));
         };
     }
 
@@ -258,7 +262,7 @@ final class AnnotatedFeatures {
                     ? null : property.description(), property.required());
         }
         completers.getOrDefault(name, Map.of()).forEach(b::complete);
-        MethodCall call = new MethodCall(service, m);
+        MethodCall call = new MethodCall(service, m, true);
         return b.handler((ctx, arguments) -> {
             Object result = call.invoke(ctx, (i, argument) -> arguments.get(argument));
             return switch (result) {
@@ -288,10 +292,25 @@ final class AnnotatedFeatures {
 
     // ---------------------------------------------------------------- invocation
 
-    /** The name a feature method's parameter goes by among a call's arguments. */
+    /**
+     * The name a feature method's parameter goes by among a call's arguments: its {@link Arg#name()}, else its name
+     * in the source, which only a class compiled with {@code -parameters} keeps (without it every name reads
+     * {@code arg0}, {@code arg1}..., which would silently become the schema's property names).
+     */
     private static String argumentName(Parameter p) {
         Arg arg = p.getAnnotation(Arg.class);
-        return arg != null && !arg.name().isEmpty() ? arg.name() : p.getName();
+        if (arg != null && !arg.name().isEmpty()) {
+            return arg.name();
+        }
+        if (!p.isNamePresent()) {
+            Executable m = p.getDeclaringExecutable();
+            throw new IllegalArgumentException(m.getDeclaringClass().getName() + "." + m.getName() + ": the name of "
+                    + "parameter " + p.getName() + " (" + p.getType().getSimpleName() + ") is not in the class file. "
+                    + "Compile with -parameters (javac -parameters; Maven: <parameters>true</parameters> in the "
+                    + "maven-compiler-plugin's configuration; Gradle: options.compilerArgs << '-parameters') or name it "
+                    + "with @Arg(name = \"...\")");
+        }
+        return p.getName();
     }
 
     /**
@@ -311,7 +330,8 @@ final class AnnotatedFeatures {
         /** Each parameter's argument name; null for the request context. */
         private final String[] names;
 
-        MethodCall(Object service, Method method) {
+        /** {@code named}: whether parameters are looked up by name (not for a tool taking one record of arguments). */
+        MethodCall(Object service, Method method, boolean named) {
             this.service = service;
             this.method = method;
             Parameter[] params = method.getParameters();
@@ -319,7 +339,7 @@ final class AnnotatedFeatures {
             names = new String[params.length];
             for (int i = 0; i < params.length; i++) {
                 types[i] = params[i].getType();
-                names[i] = types[i] == RequestContext.class ? null : argumentName(params[i]);
+                names[i] = types[i] == RequestContext.class ? null : named ? argumentName(params[i]) : params[i].getName();
             }
         }
 

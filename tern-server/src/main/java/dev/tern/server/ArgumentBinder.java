@@ -2,12 +2,12 @@ package dev.tern.server;
 
 import java.util.Map;
 
-import dev.tern.protocol.Json;
 import dev.tern.protocol.McpException;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Binds validated argument objects to Java types. */
@@ -31,14 +31,15 @@ final class ArgumentBinder {
         return copy == null ? arguments : copy;
     }
 
+    /** {@code value} as {@code type}, bound by {@code mapper} unless it is a plain string, integer or boolean. */
     @SuppressWarnings("unchecked")
-    static <A> A bind(JsonNode value, JavaType type) {
+    static <A> A bind(JsonMapper mapper, JsonNode value, JavaType type) {
         Object plain = plainValue(value, type.getRawClass());
         if (plain != null) {
             return (A) plain;
         }
         try {
-            return Json.mapper().treeToValue(value, type);
+            return mapper.treeToValue(value, type);
         } catch (JacksonException e) {
             throw new ToolException("Invalid arguments: " + e.getOriginalMessage());
         }

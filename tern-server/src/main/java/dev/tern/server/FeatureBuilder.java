@@ -5,6 +5,8 @@ import java.util.Map;
 
 import dev.tern.protocol.model.Icon;
 
+import org.jspecify.annotations.Nullable;
+
 /** What every feature builder sets: a display title, a description, icons, {@code _meta} and the non-blocking promise. */
 abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     String title;
@@ -16,13 +18,13 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     abstract B self();
 
     /** A human-readable name for display. */
-    public B title(String title) {
+    public B title(@Nullable String title) {
         this.title = title;
         return self();
     }
 
     /** What it is for; models read this to decide when to use it. */
-    public B description(String description) {
+    public B description(@Nullable String description) {
         this.description = description;
         return self();
     }
@@ -48,7 +50,7 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     }
 
     /** Extra {@code _meta} sent with the listing. */
-    public B meta(Map<String, Object> meta) {
+    public B meta(@Nullable Map<String, Object> meta) {
         this.meta = meta;
         return self();
     }

@@ -7,6 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+import dev.tern.protocol.Json;
+
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The server's tools, resources, templates and prompts. Reads are lock-free over immutable snapshots; writes
@@ -41,6 +46,15 @@ final class FeatureRegistry {
             copy.put(key.apply(value), value);
             publish(copy);
             return true;
+        }
+
+        synchronized void replaceAll(UnaryOperator<V> replacement) {
+            LinkedHashMap<K, V> copy = new LinkedHashMap<>();
+            for (V v : ordered) {
+                V replaced = replacement.apply(v);
+                copy.put(key.apply(replaced), replaced);
+            }
+            publish(copy);
         }
 
         synchronized boolean remove(K k) {
@@ -80,16 +94,27 @@ final class FeatureRegistry {
     private final Table<String, ResourceTemplateSpec> templates = new Table<>(t -> t.template().uriTemplate());
     private final Table<String, PromptSpec> prompts = new Table<>(PromptSpec::name);
 
+    /** The mapper the features' schemas, argument binding and results are made with. */
+    private volatile JsonMapper mapper = Json.mapper();
+
+    /** Makes every feature, those added already and those to come, with {@code mapper}. */
+    void mapper(JsonMapper mapper) {
+        this.mapper = mapper;
+        tools.replaceAll(t -> t.bind(mapper));
+        resources.replaceAll(r -> r.bind(mapper));
+        templates.replaceAll(t -> t.bind(mapper));
+    }
+
     void add(ToolSpec tool) {
-        tools.put(tool);
+        tools.put(tool.bind(mapper));
     }
 
     void add(ResourceSpec resource) {
-        resources.put(resource);
+        resources.put(resource.bind(mapper));
     }
 
     void add(ResourceTemplateSpec template) {
-        templates.put(template);
+        templates.put(template.bind(mapper));
     }
 
     void add(PromptSpec prompt) {

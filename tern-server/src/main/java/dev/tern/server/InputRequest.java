@@ -6,13 +6,15 @@ import dev.tern.protocol.Json;
 
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Something a handler asks the client for: an elicitation, a sampling request or the roots. In a legacy session it
  * is sent as a server-to-client request; in 2026-07-28 it goes out in an {@code input_required} result.
  *
  * @param params the request's params, or {@code null} (roots)
  */
-public record InputRequest(String method, ObjectNode params) {
+public record InputRequest(String method, @Nullable ObjectNode params) {
     public InputRequest {
         Objects.requireNonNull(method, "method");
     }

@@ -17,7 +17,10 @@ import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
 
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * An MCP server: its features and settings, independent of any transport. A transport {@link #connect}s a
@@ -149,13 +152,13 @@ public final class McpServer implements AutoCloseable {
     }
 
     /** The tool of that name as listed, if there is one. */
-    public java.util.Optional<dev.tern.protocol.model.Tool> findTool(String name) {
+    public java.util.Optional<dev.tern.protocol.model.ToolDefinition> findTool(String name) {
         ToolSpec spec = registry.tool(name);
         return spec == null ? java.util.Optional.empty() : java.util.Optional.of(spec.tool());
     }
 
     /** The tools as listed, in registration order; an immutable snapshot. */
-    public java.util.List<dev.tern.protocol.model.Tool> tools() {
+    public java.util.List<dev.tern.protocol.model.ToolDefinition> tools() {
         return registry.tools().stream().map(ToolSpec::tool).toList();
     }
 
@@ -174,7 +177,7 @@ public final class McpServer implements AutoCloseable {
      * (elicitation, sampling, roots) ends with {@link CallOutcome.NeedsClient}. Cancelling the returned future cancels
      * the call. The future never completes exceptionally.
      */
-    public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments) {
+    public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, @Nullable ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
         return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true);
     }
@@ -185,7 +188,8 @@ public final class McpServer implements AutoCloseable {
      * serialized to, which every mapper writes as it is, instead of that JSON parsed back into a tree
      * ({@link Json#materialize} parses it). Saves a parse and a second serialization per call.
      */
-    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name, ObjectNode arguments) {
+    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name,
+            @Nullable ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
         return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false);
     }
@@ -345,7 +349,7 @@ public final class McpServer implements AutoCloseable {
             return this;
         }
 
-        public Builder instructions(String instructions) {
+        public Builder instructions(@Nullable String instructions) {
             this.instructions = instructions;
             return this;
         }
@@ -376,6 +380,18 @@ public final class McpServer implements AutoCloseable {
          */
         public Builder register(Object service) {
             AnnotatedFeatures.scan(service).registerInto(registry);
+            return this;
+        }
+
+        /**
+         * The mapper that binds tool arguments to Java types, serializes what tools and resources return, and names
+         * the properties of the schemas generated from Java types, for the features registered before and after this
+         * call. Protocol messages are read and written by Tern's own codec whatever is set here. Default:
+         * {@link Json#mapper()}; start from {@code Json.mapper().rebuild()} to keep its strict input and compact
+         * output.
+         */
+        public Builder jsonMapper(JsonMapper mapper) {
+            registry.mapper(Objects.requireNonNull(mapper, "mapper"));
             return this;
         }
 

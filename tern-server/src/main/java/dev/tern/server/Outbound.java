@@ -5,6 +5,8 @@ import java.util.List;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.RequestId;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a channel writes what it sends: responses, notifications and server-to-client requests. A transport
  * implements it. Implementations must be thread-safe: handlers on different threads send concurrently.
@@ -19,7 +21,7 @@ public interface Outbound {
      *        server-to-client request sent while serving it), or {@code null} for a message tied to no request.
      *        Streamable HTTP routes by it; stdio ignores it.
      */
-    void send(JsonRpcMessage message, RequestId relatedTo);
+    void send(JsonRpcMessage message, @Nullable RequestId relatedTo);
 
     /**
      * Tells, just before a request's response is sent on the same thread, when its handler started and ended

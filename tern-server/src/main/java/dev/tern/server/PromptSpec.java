@@ -8,15 +8,18 @@ import java.util.Objects;
 
 import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.PromptArgument;
+import dev.tern.protocol.model.PromptDefinition;
+
+import org.jspecify.annotations.Nullable;
 
 /** A prompt: its listing, its handler and completers of its arguments. Immutable. */
 public final class PromptSpec {
-    private final dev.tern.protocol.model.Prompt prompt;
+    private final PromptDefinition prompt;
     private final PromptHandler handler;
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
 
-    private PromptSpec(dev.tern.protocol.model.Prompt prompt, PromptHandler handler,
+    private PromptSpec(PromptDefinition prompt, PromptHandler handler,
             Map<String, CompletionHandler> completions, boolean nonBlocking) {
         this.nonBlocking = nonBlocking;
         this.prompt = prompt;
@@ -32,7 +35,7 @@ public final class PromptSpec {
         return prompt.name();
     }
 
-    public dev.tern.protocol.model.Prompt prompt() {
+    public PromptDefinition prompt() {
         return prompt;
     }
 
@@ -64,7 +67,7 @@ public final class PromptSpec {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder argument(String name, String description, boolean required) {
+        public Builder argument(String name, @Nullable String description, boolean required) {
             arguments.add(new PromptArgument(name, null, description, required));
             return this;
         }
@@ -88,7 +91,7 @@ public final class PromptSpec {
                     throw new IllegalArgumentException("prompt " + name + ": no argument " + argument + " to complete");
                 }
             }
-            return new PromptSpec(new dev.tern.protocol.model.Prompt(name, title, description,
+            return new PromptSpec(new PromptDefinition(name, title, description,
                     arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking);
         }
     }

@@ -13,6 +13,8 @@ import dev.tern.protocol.model.Root;
 
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a handler knows and can do while serving one request. The same calls work in both eras: in a legacy
  * session asking the client sends a request and waits for the answer; in the 2026-07-28 era it ends this
@@ -28,7 +30,7 @@ public interface RequestContext {
     ProtocolVersion protocolVersion();
 
     /** The client's name and version, or {@code null} if it did not say. */
-    Implementation clientInfo();
+    @Nullable Implementation clientInfo();
 
     /** The capabilities the client declared; empty if none. */
     ObjectNode clientCapabilities();
@@ -47,12 +49,12 @@ public interface RequestContext {
      * Reports progress if the client asked for it (a {@code progressToken}); values that do not increase are
      * dropped, as the spec requires progress to increase.
      */
-    void progress(double progress, Double total, String message);
+    void progress(double progress, @Nullable Double total, @Nullable String message);
 
     /** Sends a log message to the client if its level is at least the one the client set. */
-    void log(LoggingLevel level, String logger, Object data);
+    void log(LoggingLevel level, @Nullable String logger, @Nullable Object data);
 
-    default void log(LoggingLevel level, Object data) {
+    default void log(LoggingLevel level, @Nullable Object data) {
         log(level, null, data);
     }
 

@@ -4,22 +4,35 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
+import dev.tern.protocol.Json;
 import dev.tern.protocol.model.Annotations;
 import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.ResourceContents;
+import dev.tern.protocol.model.ResourceDefinition;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.jspecify.annotations.Nullable;
 
 /** A static resource: what {@code resources/list} shows of it and the handler that reads it. Immutable. */
 public final class ResourceSpec {
-    private final dev.tern.protocol.model.Resource resource;
+    private final ResourceDefinition resource;
     private final ResourceHandler handler;
+    /** Makes the handler for a server's mapper; null when the handler does not depend on it. */
+    private final Function<JsonMapper, ResourceHandler> handlerFor;
+    private final JsonMapper mapper;
     private final boolean nonBlocking;
 
-    private ResourceSpec(dev.tern.protocol.model.Resource resource, ResourceHandler handler, boolean nonBlocking) {
+    private ResourceSpec(ResourceDefinition resource, ResourceHandler handler, boolean nonBlocking,
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper) {
         this.resource = resource;
         this.handler = handler;
         this.nonBlocking = nonBlocking;
+        this.handlerFor = handlerFor;
+        this.mapper = mapper;
     }
 
     public static Builder builder(String uri, String name) {
@@ -30,7 +43,7 @@ public final class ResourceSpec {
         return resource.uri();
     }
 
-    public dev.tern.protocol.model.Resource resource() {
+    public ResourceDefinition resource() {
         return resource;
     }
 
@@ -43,6 +56,12 @@ public final class ResourceSpec {
         return nonBlocking;
     }
 
+    /** This resource with its handler made for {@code mapper}. */
+    ResourceSpec bind(JsonMapper mapper) {
+        return handlerFor == null || mapper == this.mapper ? this
+                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper);
+    }
+
     public static final class Builder extends FeatureBuilder<Builder> {
         private final String uri;
         private final String name;
@@ -50,6 +69,7 @@ public final class ResourceSpec {
         private Long size;
         private Annotations annotations;
         private ResourceHandler handler;
+        private Function<JsonMapper, ResourceHandler> handlerFor;
 
         @Override
         Builder self() {
@@ -61,7 +81,7 @@ public final class ResourceSpec {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder mimeType(String mimeType) {
+        public Builder mimeType(@Nullable String mimeType) {
             this.mimeType = mimeType;
             return this;
         }
@@ -71,13 +91,21 @@ public final class ResourceSpec {
             return this;
         }
 
-        public Builder annotations(Annotations annotations) {
+        public Builder annotations(@Nullable Annotations annotations) {
             this.annotations = annotations;
             return this;
         }
 
         public Builder handler(ResourceHandler handler) {
             this.handler = Objects.requireNonNull(handler, "handler");
+            this.handlerFor = null;
+            return this;
+        }
+
+        /** Serves with the handler {@code handlerFor} makes for the mapper of the server it is registered with. */
+        Builder handlerFor(Function<JsonMapper, ResourceHandler> handlerFor) {
+            this.handlerFor = Objects.requireNonNull(handlerFor, "handlerFor");
+            this.handler = null;
             return this;
         }
 
@@ -98,14 +126,15 @@ public final class ResourceSpec {
         }
 
         public ResourceSpec build() {
-            if (handler == null) {
+            if (handler == null && handlerFor == null) {
                 throw new IllegalStateException("resource " + uri + ": no handler");
             }
             if (UriTemplate.isTemplate(uri)) {
                 throw new IllegalArgumentException("resource " + uri + ": looks like a template; use ResourceTemplateSpec");
             }
-            return new ResourceSpec(new dev.tern.protocol.model.Resource(uri, name, title, description, mimeType, size,
-                    annotations, icons, meta), handler, nonBlocking);
+            return new ResourceSpec(new ResourceDefinition(uri, name, title, description, mimeType, size,
+                    annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
+                    nonBlocking, handlerFor, Json.mapper());
         }
     }
 }

@@ -4,26 +4,38 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
+import dev.tern.protocol.Json;
 import dev.tern.protocol.model.Annotations;
 import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.ResourceTemplate;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.jspecify.annotations.Nullable;
 
 /** A resource template: its listing, its matcher, its handler and completers of its variables. Immutable. */
 public final class ResourceTemplateSpec {
     private final ResourceTemplate template;
     private final UriTemplate uriTemplate;
     private final ResourceHandler handler;
+    /** Makes the handler for a server's mapper; null when the handler does not depend on it. */
+    private final Function<JsonMapper, ResourceHandler> handlerFor;
+    private final JsonMapper mapper;
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
 
     private ResourceTemplateSpec(ResourceTemplate template, ResourceHandler handler,
-            Map<String, CompletionHandler> completions, boolean nonBlocking) {
+            Map<String, CompletionHandler> completions, boolean nonBlocking,
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper) {
         this.nonBlocking = nonBlocking;
         this.template = template;
         this.uriTemplate = UriTemplate.of(template.uriTemplate());
         this.handler = handler;
         this.completions = Map.copyOf(completions);
+        this.handlerFor = handlerFor;
+        this.mapper = mapper;
     }
 
     public static Builder builder(String uriTemplate, String name) {
@@ -51,12 +63,20 @@ public final class ResourceTemplateSpec {
         return nonBlocking;
     }
 
+    /** This template with its handler made for {@code mapper}. */
+    ResourceTemplateSpec bind(JsonMapper mapper) {
+        return handlerFor == null || mapper == this.mapper ? this
+                : new ResourceTemplateSpec(template, handlerFor.apply(mapper), completions, nonBlocking, handlerFor,
+                        mapper);
+    }
+
     public static final class Builder extends FeatureBuilder<Builder> {
         private final String uriTemplate;
         private final String name;
         private String mimeType;
         private Annotations annotations;
         private ResourceHandler handler;
+        private Function<JsonMapper, ResourceHandler> handlerFor;
         private final Map<String, CompletionHandler> completions = new HashMap<>();
 
         @Override
@@ -69,18 +89,26 @@ public final class ResourceTemplateSpec {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        public Builder mimeType(String mimeType) {
+        public Builder mimeType(@Nullable String mimeType) {
             this.mimeType = mimeType;
             return this;
         }
 
-        public Builder annotations(Annotations annotations) {
+        public Builder annotations(@Nullable Annotations annotations) {
             this.annotations = annotations;
             return this;
         }
 
         public Builder handler(ResourceHandler handler) {
             this.handler = Objects.requireNonNull(handler, "handler");
+            this.handlerFor = null;
+            return this;
+        }
+
+        /** Serves with the handler {@code handlerFor} makes for the mapper of the server it is registered with. */
+        Builder handlerFor(Function<JsonMapper, ResourceHandler> handlerFor) {
+            this.handlerFor = Objects.requireNonNull(handlerFor, "handlerFor");
+            this.handler = null;
             return this;
         }
 
@@ -91,7 +119,7 @@ public final class ResourceTemplateSpec {
         }
 
         public ResourceTemplateSpec build() {
-            if (handler == null) {
+            if (handler == null && handlerFor == null) {
                 throw new IllegalStateException("resource template " + uriTemplate + ": no handler");
             }
             UriTemplate parsed = UriTemplate.of(uriTemplate);
@@ -101,7 +129,8 @@ public final class ResourceTemplateSpec {
                 }
             }
             return new ResourceTemplateSpec(new ResourceTemplate(uriTemplate, name, title, description, mimeType,
-                    annotations, icons, meta), handler, completions, nonBlocking);
+                    annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
+                    completions, nonBlocking, handlerFor, Json.mapper());
         }
     }
 }

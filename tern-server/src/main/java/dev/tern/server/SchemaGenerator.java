@@ -14,6 +14,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +25,11 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 import dev.tern.protocol.Json;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.introspect.BeanPropertyDefinition;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -54,7 +55,12 @@ final class SchemaGenerator {
     }
 
     static ObjectNode inputSchema(Type type) {
-        ObjectNode schema = schema(type, new HashSet<>(), false);
+        return inputSchema(Json.mapper(), type);
+    }
+
+    /** The schema of a tool's arguments bound to {@code type} by {@code mapper}. */
+    static ObjectNode inputSchema(JsonMapper mapper, Type type) {
+        ObjectNode schema = schema(mapper, type, new HashSet<>(), false);
         if (!"object".equals(schema.path("type").asString(""))) {
             throw new IllegalArgumentException("tool arguments must be an object type (a record or a map), was " + type.getTypeName());
         }
@@ -66,7 +72,11 @@ final class SchemaGenerator {
      * null (primitives) are required.
      */
     static ObjectNode outputSchema(Type type) {
-        ObjectNode schema = schema(type, new HashSet<>(), true);
+        return outputSchema(Json.mapper(), type);
+    }
+
+    static ObjectNode outputSchema(JsonMapper mapper, Type type) {
+        ObjectNode schema = schema(mapper, type, new HashSet<>(), true);
         if (!"object".equals(schema.path("type").asString(""))) {
             throw new IllegalArgumentException("tool output must be an object type (a record or a map), was " + type.getTypeName());
         }
@@ -74,12 +84,16 @@ final class SchemaGenerator {
     }
 
     static ObjectNode objectSchema(List<Property> properties) {
+        return objectSchema(Json.mapper(), properties);
+    }
+
+    static ObjectNode objectSchema(JsonMapper mapper, List<Property> properties) {
         ObjectNode schema = Json.object();
         schema.put("type", "object");
         ObjectNode props = schema.putObject("properties");
         ArrayNode required = Json.mapper().createArrayNode();
         for (Property p : properties) {
-            ObjectNode ps = schema(p.type(), new HashSet<>(), false);
+            ObjectNode ps = schema(mapper, p.type(), new HashSet<>(), false);
             describe(ps, p.description(), p.defaultValue());
             props.set(p.name(), ps);
             if (p.required() && p.defaultValue() == null && !isOptional(p.type())) {
@@ -112,6 +126,11 @@ final class SchemaGenerator {
     }
 
     static ObjectNode schema(Type type, Set<Type> inProgress, boolean output) {
+        return schema(Json.mapper(), type, inProgress, output);
+    }
+
+    /** {@code mapper} decides the names of record components and the values of enum constants, as it binds them. */
+    static ObjectNode schema(JsonMapper mapper, Type type, Set<Type> inProgress, boolean output) {
         ObjectNode s = Json.object();
         Class<?> raw = raw(type);
         if (raw == String.class || raw == char.class || raw == Character.class || raw == CharSequence.class
@@ -149,21 +168,21 @@ final class SchemaGenerator {
             s.put("type", "string");
             ArrayNode values = s.putArray("enum");
             for (Object constant : raw.getEnumConstants()) {
-                values.add(Json.mapper().valueToTree(constant).asString(((Enum<?>) constant).name()));
+                values.add(mapper.valueToTree(constant).asString(((Enum<?>) constant).name()));
             }
         } else if (raw == Optional.class) {
-            return schema(typeArgument(type, 0), inProgress, output);
+            return schema(mapper, typeArgument(type, 0), inProgress, output);
         } else if (raw.isArray() || type instanceof GenericArrayType) {
             if (raw == byte[].class) {
                 s.put("type", "string");
                 s.put("contentEncoding", "base64");
             } else {
                 s.put("type", "array");
-                s.set("items", schema(componentType(type), inProgress, output));
+                s.set("items", schema(mapper, componentType(type), inProgress, output));
             }
         } else if (Collection.class.isAssignableFrom(raw)) {
             s.put("type", "array");
-            s.set("items", schema(typeArgument(type, 0), inProgress, output));
+            s.set("items", schema(mapper, typeArgument(type, 0), inProgress, output));
             if (Set.class.isAssignableFrom(raw)) {
                 s.put("uniqueItems", true);
             }
@@ -171,7 +190,7 @@ final class SchemaGenerator {
             s.put("type", "object");
             Type valueType = typeArgument(type, 1);
             if (raw(valueType) != Object.class) {
-                s.set("additionalProperties", schema(valueType, inProgress, output));
+                s.set("additionalProperties", schema(mapper, valueType, inProgress, output));
             }
         } else if (raw.isRecord()) {
             if (!inProgress.add(raw)) {
@@ -181,11 +200,11 @@ final class SchemaGenerator {
             s.put("type", "object");
             ObjectNode props = s.putObject("properties");
             ArrayNode required = Json.mapper().createArrayNode();
+            Map<String, String> names = propertyNames(mapper, raw);
             for (RecordComponent c : raw.getRecordComponents()) {
                 Arg arg = c.getAnnotation(Arg.class);
-                JsonProperty jp = c.getAccessor().getAnnotation(JsonProperty.class);
-                String name = jp != null && !jp.value().isEmpty() ? jp.value() : c.getName();
-                ObjectNode cs = schema(c.getGenericType(), inProgress, output);
+                String name = names.getOrDefault(c.getName(), c.getName());
+                ObjectNode cs = schema(mapper, c.getGenericType(), inProgress, output);
                 String defaultValue = arg == null || arg.defaultValue().isEmpty() ? null : arg.defaultValue();
                 describe(cs, arg == null ? null : arg.description(), defaultValue);
                 props.set(name, cs);
@@ -210,6 +229,16 @@ final class SchemaGenerator {
             s.put("type", "object");
         }
         return s;
+    }
+
+    /** The JSON name {@code mapper} gives each property of {@code type}, by its name in Java. */
+    private static Map<String, String> propertyNames(JsonMapper mapper, Class<?> type) {
+        Map<String, String> names = new HashMap<>();
+        for (BeanPropertyDefinition p : mapper._serializationContext()
+                .introspectBeanDescription(mapper.constructType(type)).findProperties()) {
+            names.put(p.getInternalName(), p.getName());
+        }
+        return names;
     }
 
     private static void describe(ObjectNode schema, String description, String defaultValue) {

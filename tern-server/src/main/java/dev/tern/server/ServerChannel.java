@@ -5,6 +5,8 @@ import java.time.Duration;
 import dev.tern.protocol.Decoded;
 import dev.tern.protocol.JsonRpcMessage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One logical connection to a client: a stdio process pipe or a Streamable HTTP session. It accepts both eras:
  * an {@code initialize} opens a legacy session on it, and 2026-07-28 requests are served statelessly. Thread-safe.
@@ -17,7 +19,7 @@ public interface ServerChannel extends AutoCloseable {
     void receive(JsonRpcMessage message);
 
     /** The legacy revision negotiated by {@code initialize}, or {@code null} before (or without) one. */
-    dev.tern.protocol.ProtocolVersion negotiatedVersion();
+    dev.tern.protocol.@Nullable ProtocolVersion negotiatedVersion();
 
     /** Requests being served right now. */
     int inFlight();

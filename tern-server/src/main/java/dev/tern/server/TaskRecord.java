@@ -6,6 +6,8 @@ import dev.tern.protocol.JsonRpcError;
 
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A task as a {@link TaskStore} keeps it. Immutable; the {@code with*} methods return updated copies.
  *
@@ -15,11 +17,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param error the JSON-RPC error once failed with one
  * @param inputRequests the outstanding input requests while {@link TaskStatus#INPUT_REQUIRED}
  */
-public record TaskRecord(String taskId, String owner, TaskStatus status, String statusMessage, Instant createdAt,
-        Instant lastUpdatedAt, Long ttlMs, long pollIntervalMs, ObjectNode result, JsonRpcError error,
-        ObjectNode inputRequests) {
+public record TaskRecord(String taskId, String owner, TaskStatus status, @Nullable String statusMessage,
+        Instant createdAt, Instant lastUpdatedAt, @Nullable Long ttlMs, long pollIntervalMs, @Nullable ObjectNode result,
+        @Nullable JsonRpcError error, @Nullable ObjectNode inputRequests) {
 
-    public TaskRecord withStatus(TaskStatus newStatus, String message, Instant now) {
+    public TaskRecord withStatus(TaskStatus newStatus, @Nullable String message, Instant now) {
         return new TaskRecord(taskId, owner, newStatus, message, createdAt, now, ttlMs, pollIntervalMs, result, error,
                 newStatus == TaskStatus.INPUT_REQUIRED ? inputRequests : null);
     }
@@ -29,7 +31,8 @@ public record TaskRecord(String taskId, String owner, TaskStatus status, String 
                 pollIntervalMs, result, error, requests);
     }
 
-    public TaskRecord completed(TaskStatus terminal, ObjectNode newResult, JsonRpcError newError, Instant now) {
+    public TaskRecord completed(TaskStatus terminal, @Nullable ObjectNode newResult, @Nullable JsonRpcError newError,
+            Instant now) {
         return new TaskRecord(taskId, owner, terminal, statusMessage, createdAt, now, ttlMs, pollIntervalMs, newResult,
                 newError, null);
     }

@@ -22,13 +22,17 @@ public @interface Tool {
 
     String description() default "";
 
-    boolean readOnly() default false;
+    /** The tool does not modify its environment; the protocol's default is false. */
+    Hint readOnly() default Hint.UNSET;
 
-    boolean destructive() default false;
+    /** The tool may destroy or overwrite, rather than only add; the protocol's default is true. */
+    Hint destructive() default Hint.UNSET;
 
-    boolean idempotent() default false;
+    /** Calling again with the same arguments has no further effect; the protocol's default is false. */
+    Hint idempotent() default Hint.UNSET;
 
-    boolean openWorld() default false;
+    /** The tool reaches an open world of external entities (the web, say); the protocol's default is true. */
+    Hint openWorld() default Hint.UNSET;
 
     /**
      * The method never blocks and returns within microseconds; see {@link ToolSpec.Builder#nonBlocking(boolean)}

@@ -1,5 +1,7 @@
 package dev.tern.server;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown by a tool to report a failure the model should read: it becomes a result with {@code isError: true}
  * and this message. Any other exception is reported without its message, which may hold internals.
@@ -9,7 +11,7 @@ public class ToolException extends RuntimeException {
         super(message, null, false, false);
     }
 
-    public ToolException(String message, Throwable cause) {
+    public ToolException(String message, @Nullable Throwable cause) {
         super(message, cause, false, false);
     }
 }

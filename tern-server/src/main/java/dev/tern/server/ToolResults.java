@@ -9,16 +9,17 @@ import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.Content;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Turns what a tool method returns into a {@link CallToolResult}. A value that is neither text nor content is
- * serialized once: the same JSON text is the text block and, as a raw node, the structured content.
+ * serialized once, by {@code mapper}: the same JSON text is the text block and, as a raw node, the structured content.
  */
 final class ToolResults {
     private ToolResults() {
     }
 
-    static CallToolResult from(Object value, boolean structured) {
+    static CallToolResult from(JsonMapper mapper, Object value, boolean structured) {
         return switch (value) {
             case null -> new CallToolResult(List.of(), null, null, null);
             case CallToolResult r -> r;
@@ -30,7 +31,7 @@ final class ToolResults {
                 yield new CallToolResult(content, null, null, null);
             }
             default -> {
-                JsonNode json = Json.rawJsonOf(value);
+                JsonNode json = Json.rawJson(mapper.writeValueAsString(value));
                 String text = Json.rawText(json);
                 yield new CallToolResult(List.of(Content.text(text)), structured || Json.isRawObject(json) ? json : null, null, null);
             }

@@ -2,35 +2,50 @@ package dev.tern.server;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.Icon;
 import dev.tern.protocol.model.ToolAnnotations;
+import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.protocol.model.ToolExecution;
 
 import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A tool: what {@code tools/list} shows of it and the handler that serves it. Immutable. */
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A tool: what {@code tools/list} shows of it and the handler that serves it. Immutable. Whatever the builder generates
+ * from Java types (schemas, argument binding, structured results) follows the JSON mapper of the server the tool is
+ * registered with ({@link McpServer.Builder#jsonMapper}); until then, Tern's default mapper.
+ */
 public final class ToolSpec {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
 
-    private final dev.tern.protocol.model.Tool tool;
+    private final ToolDefinition tool;
     private final ToolHandler handler;
     private final ArgumentValidator validator;
     private final boolean nonBlocking;
+    /** How to make this tool for another mapper; null when nothing in it depends on the mapper. */
+    private final Recipe recipe;
+    private final JsonMapper mapper;
     private final TaskSupport taskSupport;
     private final boolean inputBeforeTask;
 
-    private ToolSpec(dev.tern.protocol.model.Tool tool, ToolHandler handler, boolean nonBlocking,
+    private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking, Recipe recipe, JsonMapper mapper,
             TaskSupport taskSupport, boolean inputBeforeTask) {
         this.tool = tool;
         this.handler = handler;
         this.validator = ArgumentValidator.of(tool.inputSchema());
         this.nonBlocking = nonBlocking;
+        this.recipe = recipe;
+        this.mapper = mapper;
         this.taskSupport = taskSupport;
         this.inputBeforeTask = inputBeforeTask;
     }
@@ -44,7 +59,7 @@ public final class ToolSpec {
     }
 
     /** The tool as listed. */
-    public dev.tern.protocol.model.Tool tool() {
+    public ToolDefinition tool() {
         return tool;
     }
 
@@ -71,16 +86,49 @@ public final class ToolSpec {
         return inputBeforeTask;
     }
 
+    /** This tool with its schemas, binding and results made by {@code mapper}. */
+    ToolSpec bind(JsonMapper mapper) {
+        return recipe == null || mapper == this.mapper ? this : recipe.make(mapper);
+    }
+
+    /** Makes the handler that serves a tool, given the mapper, whether the tool has an output schema, its input schema. */
+    interface Binding {
+        ToolHandler bind(JsonMapper mapper, boolean structured, ObjectNode inputSchema);
+    }
+
+    /** What {@link Builder#build()} was given, kept to make the tool again for another mapper. */
+    private record Recipe(String name, String title, String description, List<Icon> icons, Map<String, Object> meta,
+            boolean nonBlocking, ObjectNode inputSchema, Function<JsonMapper, ObjectNode> inputSchemaOf,
+            ObjectNode outputSchema, Type outputType, ToolAnnotations annotations, TaskSupport taskSupport,
+            boolean inputBeforeTask, Binding binding, boolean mapperDependent) {
+
+        ToolSpec make(JsonMapper mapper) {
+            ObjectNode input = inputSchema != null ? inputSchema
+                    : inputSchemaOf != null ? inputSchemaOf.apply(mapper) : SchemaGenerator.emptyObjectSchema();
+            if (!"object".equals(input.path("type").asString(""))) {
+                throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
+            }
+            ObjectNode output = outputType != null ? SchemaGenerator.outputSchema(mapper, outputType) : outputSchema;
+            ToolHandler serving = binding.bind(mapper, output != null, input);
+            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport.wire());
+            return new ToolSpec(new ToolDefinition(name, title, description, input, output, annotations, icons,
+                    execution, meta), serving, nonBlocking, mapperDependent ? this : null, mapper,
+                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask);
+        }
+    }
+
     /** Builds a {@link ToolSpec}; {@link #build()} checks the name and that a handler is set. */
     public static final class Builder extends FeatureBuilder<Builder> {
         private final String name;
         private ObjectNode inputSchema;
+        private Function<JsonMapper, ObjectNode> inputSchemaOf;
         private ObjectNode outputSchema;
+        private Type outputType;
         private ToolAnnotations annotations;
         private TaskSupport taskSupport;
         private boolean inputBeforeTask;
-        private ToolHandler handler;
-        private java.util.function.Function<Boolean, ToolHandler> typedHandler;
+        private Binding binding;
+        private boolean bindingUsesMapper;
 
         @Override
         Builder self() {
@@ -92,26 +140,61 @@ public final class ToolSpec {
         }
 
         /** The input JSON Schema (2020-12); root {@code "type": "object"}. */
-        public Builder inputSchema(ObjectNode schema) {
+        public Builder inputSchema(@Nullable ObjectNode schema) {
             this.inputSchema = schema;
             return this;
         }
 
         /** The output JSON Schema; results then carry matching {@code structuredContent}. */
-        public Builder outputSchema(ObjectNode schema) {
+        public Builder outputSchema(@Nullable ObjectNode schema) {
             this.outputSchema = schema;
+            this.outputType = null;
             return this;
         }
 
         /** Generates the output schema from the type the handler returns. */
         public Builder output(Type resultType) {
-            this.outputSchema = SchemaGenerator.outputSchema(resultType);
+            this.outputType = Objects.requireNonNull(resultType, "resultType");
+            this.outputSchema = null;
             return this;
         }
 
-        public Builder annotations(ToolAnnotations annotations) {
+        /** Every hint at once; the hint setters below change one of them each. */
+        public Builder annotations(@Nullable ToolAnnotations annotations) {
             this.annotations = annotations;
             return this;
+        }
+
+        /** Says whether the tool only reads (the protocol's default when never said: false). */
+        public Builder readOnly(boolean readOnly) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), readOnly, a.destructiveHint(), a.idempotentHint(),
+                    a.openWorldHint()));
+        }
+
+        /** Says whether the tool may destroy or overwrite (the protocol's default when never said: true). */
+        public Builder destructive(boolean destructive) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), a.readOnlyHint(), destructive, a.idempotentHint(),
+                    a.openWorldHint()));
+        }
+
+        /** Says whether calling again with the same arguments has no further effect (default when never said: false). */
+        public Builder idempotent(boolean idempotent) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), a.readOnlyHint(), a.destructiveHint(), idempotent,
+                    a.openWorldHint()));
+        }
+
+        /** Says whether the tool reaches an open world of external entities (default when never said: true). */
+        public Builder openWorld(boolean openWorld) {
+            ToolAnnotations a = hints();
+            return annotations(new ToolAnnotations(a.title(), a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(),
+                    openWorld));
+        }
+
+        private ToolAnnotations hints() {
+            return annotations != null ? annotations : new ToolAnnotations(null, null, null, null, null);
         }
 
         /** Whether the tool may run as a task; when not set, it is {@link TaskSupport#FORBIDDEN} and not listed. */
@@ -134,9 +217,8 @@ public final class ToolSpec {
 
         /** Serves the tool with the raw arguments object. */
         public Builder handler(ToolHandler handler) {
-            this.handler = Objects.requireNonNull(handler, "handler");
-            this.typedHandler = null;
-            return this;
+            Objects.requireNonNull(handler, "handler");
+            return handler(null, (mapper, structured, input) -> handler, false);
         }
 
         /**
@@ -149,17 +231,25 @@ public final class ToolSpec {
 
         <A> Builder handler(Type argumentsType, TypedToolHandler<A, ?> typed) {
             Objects.requireNonNull(typed, "typed");
-            if (inputSchema == null) {
-                inputSchema = SchemaGenerator.inputSchema(argumentsType);
-            }
-            JavaType javaType = Json.mapper().getTypeFactory().constructType(argumentsType);
-            ObjectNode defaults = SchemaGenerator.defaults(inputSchema);
-            this.handler = null;
-            this.typedHandler = structured -> (context, arguments) -> {
-                ObjectNode withDefaults = ArgumentBinder.applyDefaults(arguments, defaults);
-                A bound = ArgumentBinder.bind(withDefaults, javaType);
-                return ToolResults.from(typed.call(context, bound), structured);
-            };
+            return handler(mapper -> SchemaGenerator.inputSchema(mapper, argumentsType), (mapper, structured, input) -> {
+                JavaType javaType = mapper.getTypeFactory().constructType(argumentsType);
+                ObjectNode defaults = SchemaGenerator.defaults(input);
+                return (context, arguments) -> {
+                    ObjectNode withDefaults = ArgumentBinder.applyDefaults(arguments, defaults);
+                    A bound = ArgumentBinder.bind(mapper, withDefaults, javaType);
+                    return ToolResults.from(mapper, typed.call(context, bound), structured);
+                };
+            }, true);
+        }
+
+        /**
+         * Serves the tool with what {@code binding} makes for the server's mapper; {@code inputSchemaOf}, when not
+         * null, generates the input schema unless one was set.
+         */
+        Builder handler(Function<JsonMapper, ObjectNode> inputSchemaOf, Binding binding, boolean usesMapper) {
+            this.inputSchemaOf = inputSchemaOf;
+            this.binding = binding;
+            this.bindingUsesMapper = usesMapper;
             return this;
         }
 
@@ -168,22 +258,18 @@ public final class ToolSpec {
                 throw new IllegalArgumentException("tool name: \"" + name
                         + "\" (expected: 1 to 128 of A-Z a-z 0-9 _ - .)");
             }
-            ToolHandler serving = typedHandler != null ? typedHandler.apply(outputSchema != null) : handler;
-            if (serving == null) {
+            if (binding == null) {
                 throw new IllegalStateException("tool " + name + ": no handler");
-            }
-            ObjectNode input = inputSchema != null ? inputSchema : SchemaGenerator.emptyObjectSchema();
-            if (!"object".equals(input.path("type").asString(""))) {
-                throw new IllegalArgumentException("tool " + name + ": inputSchema must have \"type\": \"object\"");
             }
             if (inputBeforeTask && (nonBlocking || taskSupport == null || taskSupport == TaskSupport.FORBIDDEN)) {
                 throw new IllegalStateException("tool " + name
                         + ": inputBeforeTask needs task support optional or required, and a handler that may block");
             }
-            ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport.wire());
-            return new ToolSpec(new dev.tern.protocol.model.Tool(name, title, description, input, outputSchema,
-                    annotations, icons == null ? null : new ArrayList<>(icons), execution, meta), serving, nonBlocking,
-                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask);
+            boolean mapperDependent = bindingUsesMapper || outputType != null
+                    || (inputSchema == null && inputSchemaOf != null);
+            return new Recipe(name, title, description, icons == null ? null : new ArrayList<>(icons), meta,
+                    nonBlocking, inputSchema, inputSchemaOf, outputSchema, outputType, annotations, taskSupport, inputBeforeTask, binding,
+                    mapperDependent).make(Json.mapper());
         }
     }
 }

@@ -45,7 +45,7 @@ class AnnotatedFeaturesTest {
             return "Hello, " + name;
         }
 
-        @Tool(name = "sum", readOnly = true, idempotent = true)
+        @Tool(name = "sum", readOnly = Hint.TRUE, idempotent = Hint.TRUE)
         public String add(int a, @Arg(required = false) Integer b, @Arg(defaultValue = "10") int c) {
             return a + "+" + b + "+" + c;
         }

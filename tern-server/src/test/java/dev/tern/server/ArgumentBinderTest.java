@@ -33,11 +33,11 @@ class ArgumentBinderTest {
                 try {
                     expected = Json.mapper().treeToValue(value, javaType);
                 } catch (RuntimeException refused) {
-                    assertThatThrownBy(() -> ArgumentBinder.bind(value, javaType)).as("%s as %s", value, type)
+                    assertThatThrownBy(() -> ArgumentBinder.bind(Json.mapper(), value, javaType)).as("%s as %s", value, type)
                             .isInstanceOf(ToolException.class);
                     continue;
                 }
-                Object bound = ArgumentBinder.bind(value, javaType);
+                Object bound = ArgumentBinder.bind(Json.mapper(), value, javaType);
                 assertThat(bound).as("%s as %s", value, type).isEqualTo(expected);
             }
         }

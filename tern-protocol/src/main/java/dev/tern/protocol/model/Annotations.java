@@ -2,8 +2,10 @@ package dev.tern.protocol.model;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /** Hints to the client about content: who it is for, how important, when it last changed (ISO 8601). */
-public record Annotations(List<Role> audience, Double priority, String lastModified) {
+public record Annotations(@Nullable List<Role> audience, @Nullable Double priority, @Nullable String lastModified) {
     public static Annotations forAudience(Role... roles) {
         return new Annotations(List.of(roles), null, null);
     }

@@ -7,9 +7,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import tools.jackson.databind.JsonNode;
 
+import org.jspecify.annotations.Nullable;
+
 /** The result of {@code tools/call}. */
-public record CallToolResult(List<Content> content, JsonNode structuredContent, Boolean isError,
-        @JsonProperty("_meta") Map<String, Object> meta) {
+public record CallToolResult(List<Content> content, @Nullable JsonNode structuredContent, @Nullable Boolean isError,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
 
     public static CallToolResult of(Content... content) {
         return new CallToolResult(List.of(content), null, null, null);

@@ -2,8 +2,10 @@ package dev.tern.protocol.model;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /** Completion values, at most 100; {@code total} and {@code hasMore} tell whether there are more. */
-public record Completion(List<String> values, Integer total, Boolean hasMore) {
+public record Completion(List<String> values, @Nullable Integer total, @Nullable Boolean hasMore) {
     public static final int MAX_VALUES = 100;
 
     /** Takes the first 100 of {@code all} and says how many there were. */

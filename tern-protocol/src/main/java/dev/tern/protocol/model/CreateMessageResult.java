@@ -7,6 +7,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.databind.annotation.JsonDeserialize;
 import tools.jackson.databind.annotation.JsonSerialize;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The client's answer to a sampling request.
  *
@@ -16,9 +18,9 @@ import tools.jackson.databind.annotation.JsonSerialize;
 public record CreateMessageResult(Role role,
         @JsonSerialize(using = SamplingContentJson.Writer.class) @JsonDeserialize(using = SamplingContentJson.Reader.class)
         Content content,
-        String model, String stopReason, @JsonProperty("_meta") Map<String, Object> meta) {
+        String model, @Nullable String stopReason, @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
 
-    public CreateMessageResult(Role role, Content content, String model, String stopReason) {
+    public CreateMessageResult(Role role, Content content, String model, @Nullable String stopReason) {
         this(role, content, model, stopReason, null);
     }
 }

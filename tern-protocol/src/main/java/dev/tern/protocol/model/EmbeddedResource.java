@@ -4,6 +4,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-public record EmbeddedResource(ResourceContents resource, Annotations annotations,
-        @JsonProperty("_meta") Map<String, Object> meta) implements Content {
+import org.jspecify.annotations.Nullable;
+
+public record EmbeddedResource(ResourceContents resource, @Nullable Annotations annotations,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) implements Content {
 }

@@ -5,9 +5,11 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-public record GetPromptResult(String description, List<PromptMessage> messages,
-        @JsonProperty("_meta") Map<String, Object> meta) {
-    public static GetPromptResult of(String description, PromptMessage... messages) {
+import org.jspecify.annotations.Nullable;
+
+public record GetPromptResult(@Nullable String description, List<PromptMessage> messages,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
+    public static GetPromptResult of(@Nullable String description, PromptMessage... messages) {
         return new GetPromptResult(description, List.of(messages), null);
     }
 }

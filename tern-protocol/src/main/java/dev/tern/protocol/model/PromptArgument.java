@@ -1,4 +1,7 @@
 package dev.tern.protocol.model;
 
-public record PromptArgument(String name, String title, String description, Boolean required) {
+import org.jspecify.annotations.Nullable;
+
+public record PromptArgument(String name, @Nullable String title, @Nullable String description,
+        @Nullable Boolean required) {
 }

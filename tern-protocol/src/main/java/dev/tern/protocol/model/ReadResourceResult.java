@@ -5,7 +5,10 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-public record ReadResourceResult(List<ResourceContents> contents, @JsonProperty("_meta") Map<String, Object> meta) {
+import org.jspecify.annotations.Nullable;
+
+public record ReadResourceResult(List<ResourceContents> contents,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
     public static ReadResourceResult of(ResourceContents... contents) {
         return new ReadResourceResult(List.of(contents), null);
     }

@@ -3,6 +3,8 @@ package dev.tern.protocol.model;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
+import org.jspecify.annotations.Nullable;
+
 /** The contents of a resource: text or base64 blob. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
 @JsonSubTypes({
@@ -12,13 +14,13 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 public sealed interface ResourceContents permits TextResourceContents, BlobResourceContents {
     String uri();
 
-    String mimeType();
+    @Nullable String mimeType();
 
-    static TextResourceContents text(String uri, String mimeType, String text) {
+    static TextResourceContents text(String uri, @Nullable String mimeType, String text) {
         return new TextResourceContents(uri, mimeType, text, null);
     }
 
-    static BlobResourceContents blob(String uri, String mimeType, String base64) {
+    static BlobResourceContents blob(String uri, @Nullable String mimeType, String base64) {
         return new BlobResourceContents(uri, mimeType, base64, null);
     }
 }

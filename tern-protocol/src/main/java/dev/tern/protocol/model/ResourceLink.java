@@ -5,10 +5,13 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import org.jspecify.annotations.Nullable;
+
 /** A link to a resource the client may read; not necessarily listed by {@code resources/list}. */
-public record ResourceLink(String uri, String name, String title, String description, String mimeType, Long size,
-        List<Icon> icons, Annotations annotations, @JsonProperty("_meta") Map<String, Object> meta) implements Content {
-    public static ResourceLink of(String uri, String name, String mimeType) {
+public record ResourceLink(String uri, String name, @Nullable String title, @Nullable String description,
+        @Nullable String mimeType, @Nullable Long size, @Nullable List<Icon> icons, @Nullable Annotations annotations,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) implements Content {
+    public static ResourceLink of(String uri, String name, @Nullable String mimeType) {
         return new ResourceLink(uri, name, null, null, mimeType, null, null, null, null);
     }
 }

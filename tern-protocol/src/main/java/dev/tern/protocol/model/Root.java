@@ -4,10 +4,12 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** A root the client exposes, such as a workspace folder. */
-public record Root(String uri, String name, @JsonProperty("_meta") Map<String, Object> meta) {
+import org.jspecify.annotations.Nullable;
 
-    public Root(String uri, String name) {
+/** A root the client exposes, such as a workspace folder. */
+public record Root(String uri, @Nullable String name, @JsonProperty("_meta") @Nullable Map<String, Object> meta) {
+
+    public Root(String uri, @Nullable String name) {
         this(uri, name, null);
     }
 }

@@ -4,6 +4,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-public record TextContent(String text, Annotations annotations, @JsonProperty("_meta") Map<String, Object> meta)
-        implements Content {
+import org.jspecify.annotations.Nullable;
+
+public record TextContent(String text, @Nullable Annotations annotations,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) implements Content {
 }

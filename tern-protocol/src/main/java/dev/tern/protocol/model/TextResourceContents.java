@@ -4,6 +4,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-public record TextResourceContents(String uri, String mimeType, String text,
-        @JsonProperty("_meta") Map<String, Object> meta) implements ResourceContents {
+import org.jspecify.annotations.Nullable;
+
+public record TextResourceContents(String uri, @Nullable String mimeType, String text,
+        @JsonProperty("_meta") @Nullable Map<String, Object> meta) implements ResourceContents {
 }

@@ -163,7 +163,7 @@ class ModelJsonTest {
 
     @Test
     void unknownMembersAreIgnoredOnRead() {
-        Tool t = read("{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"},\"futureField\":1}", Tool.class);
+        ToolDefinition t = read("{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"},\"futureField\":1}", ToolDefinition.class);
         assertThat(t.name()).isEqualTo("t");
     }
 

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.protocol.JsonRpcRequest;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.server.McpServer;
 
 import io.netty.handler.codec.http.HttpHeaders;
@@ -29,7 +29,7 @@ final class HeaderCheck {
     /** The {@code x-mcp-header} parameters of each tool, found once per tool (a replaced tool is a new instance). */
     private final Map<String, HeaderParams> paramsByTool = new ConcurrentHashMap<>();
 
-    private record HeaderParams(Tool tool, List<Map.Entry<String, List<String>>> params) {
+    private record HeaderParams(ToolDefinition tool, List<Map.Entry<String, List<String>>> params) {
     }
 
     /** Returns why the headers disagree with the request, or {@code null} when they agree. */
@@ -65,7 +65,7 @@ final class HeaderCheck {
         if (request.method().equals("tools/call") && request.params() != null) {
             JsonNode name = request.params().get("name");
             if (name != null && name.isString()) {
-                Tool tool = server.findTool(name.stringValue()).orElse(null);
+                ToolDefinition tool = server.findTool(name.stringValue()).orElse(null);
                 if (tool != null) {
                     return paramMismatch(headers, headerParams(tool), request.params().path("arguments"));
                 }
@@ -74,7 +74,7 @@ final class HeaderCheck {
         return null;
     }
 
-    private List<Map.Entry<String, List<String>>> headerParams(Tool tool) {
+    private List<Map.Entry<String, List<String>>> headerParams(ToolDefinition tool) {
         HeaderParams known = paramsByTool.get(tool.name());
         if (known != null && known.tool() == tool) {
             return known.params();

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.Implementation;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.server.McpServer;
 
 import tools.jackson.databind.JsonNode;
@@ -61,7 +61,7 @@ final class OpenApiDocument {
                     : paths.putObject(route.path().template());
             item.set(route.method().toLowerCase(Locale.ROOT), routeOperation(route));
         }
-        for (Tool tool : server.tools()) {
+        for (ToolDefinition tool : server.tools()) {
             paths.putObject(RestFacade.TOOLS + tool.name()).set("post", toolOperation(tool));
         }
         paths.putObject(RestFacade.RESOURCES).set("get", resourceOperation());
@@ -93,7 +93,7 @@ final class OpenApiDocument {
         return op;
     }
 
-    private static ObjectNode toolOperation(Tool tool) {
+    private static ObjectNode toolOperation(ToolDefinition tool) {
         ObjectNode op = Json.object();
         op.put("operationId", tool.name());
         op.putArray("tags").add("tools");

@@ -20,7 +20,7 @@ import com.networknt.schema.SpecificationVersion;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.CallToolResult;
-import dev.tern.protocol.model.Tool;
+import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.server.McpServer;
 import dev.tern.server.ToolSpec;
 
@@ -88,7 +88,7 @@ class OpenApiDocumentTest {
             }
         });
         assertThat(toolPaths).containsExactlyElementsOf(server.tools().stream().map(t -> "/rest/tools/" + t.name()).toList());
-        for (Tool tool : server.tools()) {
+        for (ToolDefinition tool : server.tools()) {
             JsonNode op = paths.path("/rest/tools/" + tool.name()).path("post");
             assertThat(op.path("operationId").asString()).isEqualTo(tool.name());
             if (tool.description() != null) {

@@ -32,6 +32,8 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Serves one client over newline-delimited JSON: messages are read from {@code in} a line each and written to
  * {@code out} a line each, nothing else. A line over the size limit is answered with an error and skipped; a bad
@@ -109,7 +111,7 @@ public final class StdioServerTransport {
     public Outcome serve() throws InterruptedException {
         channel = server.connect(new Outbound() {
             @Override
-            public void send(JsonRpcMessage message, RequestId relatedTo) {
+            public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
                 enqueue(encodeLine(message));
             }
 
