@@ -58,17 +58,17 @@ final class HttpRoutes {
     }
 
     /** A request that passed its checks and waits for its body, if it has one. */
-    final class Pending {
+    static final class Pending implements RequestDispatcher.BodyReader {
         private final Route route;
         private final PathMatch match;
-        private final HttpRequest request;
         private final boolean wantsBody;
+        private final McpEndpoint endpoint;
 
-        private Pending(Route route, PathMatch match, HttpRequest request, boolean wantsBody) {
+        private Pending(Route route, PathMatch match, boolean wantsBody, McpEndpoint endpoint) {
             this.route = route;
             this.match = match;
-            this.request = request;
             this.wantsBody = wantsBody;
+            this.endpoint = endpoint;
         }
 
         boolean wantsBody() {
@@ -76,7 +76,8 @@ final class HttpRoutes {
         }
 
         /** Serves the request now that its body is in, unless the server is draining or too busy (then 503). */
-        void serve(byte[] body, HttpExchange exchange, McpEndpoint endpoint) {
+        @Override
+        public void read(HttpRequest request, byte[] body, HttpExchange exchange) {
             if (!endpoint.admit(exchange)) {
                 return;
             }
@@ -127,7 +128,7 @@ final class HttpRoutes {
      * Checks a request to one of these routes before its body is read: answers it (and returns {@code null}) when it
      * is refused or is a CORS preflight.
      */
-    Pending open(HttpRequest request, PathMatch match, HttpExchange exchange, HostCheck hosts) {
+    Pending open(HttpRequest request, PathMatch match, HttpExchange exchange, HostCheck hosts, McpEndpoint endpoint) {
         HttpHeaders headers = request.headers();
         if (!hosts.hostAllowed(headers.get(HttpHeaderNames.HOST))) {
             write(exchange, RouteResponse.problem(403, "Forbidden", "Host header not allowed"));
@@ -164,7 +165,7 @@ final class HttpRoutes {
                 return null;
             }
         }
-        return new Pending(route, match, request, wantsBody);
+        return new Pending(route, match, wantsBody, endpoint);
     }
 
     /** A route served by blocking code: on a virtual thread of its own, as MCP tool calls are. */

@@ -56,7 +56,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private final McpServer server;
     private final HttpOptions options;
     private final McpEndpoint endpoint;
-    private final HostCheck hosts;
+    private final RequestDispatcher dispatcher;
     private final SslContext ssl;
     private final Connections connections;
     private EventLoopGroup boss;
@@ -71,7 +71,8 @@ public final class HttpServerTransport implements AutoCloseable {
         this.endpoint = new McpEndpoint(server, options);
         Set<String> allowed = new HashSet<>(HostCheck.LOOPBACK);
         allowed.addAll(options.allowedHosts());
-        this.hosts = new HostCheck(allowed, options.allowedOrigins());
+        this.dispatcher = new RequestDispatcher(endpoint, options.routes(),
+                new HostCheck(allowed, options.allowedOrigins()), options.path());
         this.ssl = options.tls() == null ? null : TlsSupport.context(options.tls());
         this.connections = new Connections(options.connections().maxConnections(),
                 options.connections().maxConnectionsPerAddress());
@@ -174,7 +175,7 @@ public final class HttpServerTransport implements AutoCloseable {
                     } else {
                         ctx.pipeline().addLast(RequestHeaderTimeout.NAME,
                                 new RequestHeaderTimeout(options.connections().requestHeaderTimeout()));
-                        ctx.pipeline().addLast(httpCodec(), new McpHttpHandler(endpoint, options, hosts, false));
+                        ctx.pipeline().addLast(httpCodec(), new RequestDecoder(dispatcher, options, endpoint, false));
                     }
                 }
 
@@ -205,7 +206,7 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         };
         p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade, priorKnowledge));
-        p.addLast("mcp", new McpHttpHandler(endpoint, options, hosts, false));
+        p.addLast("mcp", new RequestDecoder(dispatcher, options, endpoint, false));
     }
 
     private static void removeHeaderTimeout(ChannelPipeline p) {
@@ -245,7 +246,7 @@ public final class HttpServerTransport implements AutoCloseable {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
                 ch.pipeline().addLast(FlushBeforeClose.INSTANCE, new Http2StreamFrameToHttpObjectCodec(true),
-                        new McpHttpHandler(endpoint, options, hosts, true));
+                        new RequestDecoder(dispatcher, options, endpoint, true));
             }
         });
     }

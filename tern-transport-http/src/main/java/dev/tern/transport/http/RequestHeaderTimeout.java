@@ -13,7 +13,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 /**
  * Against slowloris on HTTP/1.1: once the first byte of a request arrives, its request line and headers must be
  * complete within the timeout, or the client gets a 408 and the connection is closed. Sits in front of the HTTP codec
- * and sees raw bytes; {@link McpHttpHandler} tells it when the headers are in and when the connection is waiting for
+ * and sees raw bytes; {@link RequestDecoder} tells it when the headers are in and when the connection is waiting for
  * the next request. An idle keep-alive connection (no byte of a new request yet) is left to the idle timeout.
  * Event-loop confined.
  */
