@@ -1,7 +1,6 @@
 package dev.tern.transport.http;
 
 import java.util.ArrayDeque;
-import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -40,8 +39,6 @@ import io.netty.util.ReferenceCountUtil;
 final class RequestDecoder extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
     private static final RateLimitedLog SLOW = new RateLimitedLog(System.Logger.Level.INFO);
-    /** Methods dispatched on their head, so that they can be refused before their body is read. */
-    private static final Set<HttpMethod> BODY_METHODS = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH);
 
     /** What becomes of the input of the request being read. */
     private enum Reading {
@@ -95,7 +92,7 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         this.dispatcher = dispatcher;
         this.connections = options.connections();
         this.pendingWriteWatches = endpoint.pendingWriteWatches();
-        this.maxBodyBytes = options.limits().maxMessageBytes();
+        this.maxBodyBytes = options.limits().messages().maxMessageBytes();
         this.bodyTimeoutNanos = options.connections().requestBodyTimeout().toNanos();
         this.http2 = http2;
     }
@@ -160,7 +157,7 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange = newExchange(http2 || (HttpUtil.isKeepAlive(head) && !dispatcher.draining()));
-        if (!BODY_METHODS.contains(head.method())) {
+        if (!hasBodyMethod(head)) {
             // Answered once the request has ended, so that a response never races a protocol error in the rest of
             // the request (HTTP/2 stream state, trailers).
             awaitBody(Reading.UNTIL_END);
@@ -180,6 +177,12 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         }
         reader = wanted;
         awaitBody(Reading.BODY);
+    }
+
+    /** Whether a request is dispatched on its head, so that it can be refused before its body is read. */
+    private static boolean hasBodyMethod(HttpRequest head) {
+        HttpMethod method = head.method();
+        return HttpMethod.POST.equals(method) || HttpMethod.PUT.equals(method) || HttpMethod.PATCH.equals(method);
     }
 
     private void onContent(HttpContent content) {
