@@ -4,7 +4,6 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -115,7 +114,9 @@ final class HttpRoutes {
         if (atPath != null) {
             return new PathMatch(atPath, Map.of(), uri);
         }
-        for (List<Route> group : templated) {
+        // indexed: an iterator per request is garbage on the path of every templated route
+        for (int i = 0; i < templated.size(); i++) {
+            List<Route> group = templated.get(i);
             Map<String, String> variables = group.get(0).path().match(rawPath);
             if (variables != null) {
                 return new PathMatch(group, variables, uri);
@@ -159,8 +160,7 @@ final class HttpRoutes {
         }
         boolean wantsBody = BODY_METHODS.contains(method);
         if (wantsBody) {
-            String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
-            if (contentType == null || !contentType.split(";")[0].strip().toLowerCase(Locale.ROOT).equals("application/json")) {
+            if (!RequestDispatcher.isJson(headers.get(HttpHeaderNames.CONTENT_TYPE))) {
                 write(exchange, RouteResponse.problem(415, "Unsupported Media Type", "The body must be application/json"));
                 return null;
             }
