@@ -257,13 +257,12 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * The body timer is armed at the end of the read ({@link #armBodyTimer}) only if the body is still to come: most
+     * requests arrive whole in one read, and need no timer scheduled and cancelled.
+     */
     private void awaitBody(Reading next) {
         reading = next;
-        if (http2) {
-            bodyTimer = ctx.executor().schedule(bodyTimeout, bodyTimeoutNanos, TimeUnit.NANOSECONDS);
-        }
-        // HTTP/1.1: armed at the end of the read (armBodyTimer) only if the body is still to come; most requests
-        // arrive whole in one read, and need no timer scheduled and cancelled.
         readMore();
     }
 
