@@ -70,7 +70,7 @@ class ReportsFromARealRunTest {
 
     @Test
     void overTlsTheHandshakesAndConnectionsAreReported() throws Exception {
-        HttpServerTransport tls = HttpServerTransport.builder(server).port(0).tlsSelfSigned().build().start();
+        HttpServerTransport tls = HttpServerTransport.builder(server).port(0).tls(t -> t.selfSigned()).build().start();
         try {
             for (dev.tern.bench.targets.HttpVersion version : List.of(dev.tern.bench.targets.HttpVersion.H2,
                     dev.tern.bench.targets.HttpVersion.HTTP_1_1)) {

@@ -149,9 +149,10 @@ final class ServeCommand implements Callable<Integer> {
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(io)
                 .port(startupTraining ? 0 : port).path(path)
-                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).sseReplies(sseReplies).restFacade(rest);
+                .shutdownTimeout(shutdownTimeout).serverTiming(serverTiming).sse(s -> s.replies(sseReplies))
+                .restFacade(rest);
         try {
-            builder.maxSessions(maxSessions).maxSessionsPerClient(maxSessionsPerClient);
+            builder.sessions(s -> s.max(maxSessions).maxPerClient(maxSessionsPerClient));
         } catch (IllegalArgumentException e) {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
@@ -174,9 +175,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (tls || cert != null) {
             if (cert != null) {
-                builder.tls(cert, key);
+                builder.tls(t -> t.certificate(cert, key));
             } else {
-                builder.tlsSelfSigned();
+                builder.tls(t -> t.selfSigned());
             }
         }
         HttpServerTransport transport;

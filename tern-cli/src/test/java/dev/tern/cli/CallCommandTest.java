@@ -43,7 +43,7 @@ class CallCommandTest {
     static void start() throws InterruptedException {
         server = Examples.create(Examples.DEFAULT);
         clear = HttpServerTransport.builder(server).host("127.0.0.1").port(0).build().start();
-        tls = HttpServerTransport.builder(server).host("127.0.0.1").port(0).tlsSelfSigned().build().start();
+        tls = HttpServerTransport.builder(server).host("127.0.0.1").port(0).tls(t -> t.selfSigned()).build().start();
     }
 
     @AfterAll

@@ -34,7 +34,7 @@ class McpClientHttpTest {
     @BeforeAll
     static void start() throws InterruptedException {
         clear = TestServers.http(b -> b);
-        tls = TestServers.http(b -> b.tlsSelfSigned());
+        tls = TestServers.http(b -> b.tls(t -> t.selfSigned()));
     }
 
     @AfterAll

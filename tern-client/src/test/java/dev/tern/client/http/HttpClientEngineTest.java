@@ -30,7 +30,7 @@ class HttpClientEngineTest {
     @BeforeAll
     static void start() throws InterruptedException {
         clear = TestServers.http(b -> b);
-        tls = TestServers.http(b -> b.tlsSelfSigned());
+        tls = TestServers.http(b -> b.tls(t -> t.selfSigned()));
     }
 
     @AfterAll
@@ -98,7 +98,7 @@ class HttpClientEngineTest {
 
     @Test
     void h2cQueuesPastTheServersStreamLimitAndOpensMoreConnectionsWhenAllowed() throws InterruptedException {
-        try (TestServers.Running limited = TestServers.http(b -> b.maxConcurrentStreams(4))) {
+        try (TestServers.Running limited = TestServers.http(b -> b.http2(h -> h.maxConcurrentStreams(4)))) {
             for (int maxConnections : new int[] {1, 3}) {
                 List<ConnectionInfo> opened = new CopyOnWriteArrayList<>();
                 try (HttpClientEngine http = HttpClientEngine.builder(

@@ -100,8 +100,8 @@ public class SseWriterBenchmark {
 
     private static HttpExchange openStream(EmbeddedChannel channel) {
         ChannelHandlerContext ctx = channel.pipeline().lastContext();
-        HttpOptions.ConnectionLimits limits = new HttpOptions.ConnectionLimits(10_000, 512, Duration.ofSeconds(10),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), 4L * 1024 * 1024);
+        HttpOptions.ConnectionLimits limits = new HttpOptions.ConnectionLimits(10_000, 512, Duration.ofSeconds(60),
+                Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), 4L * 1024 * 1024);
         HttpExchange exchange = new HttpExchange(ctx, true, limits, new java.util.concurrent.atomic.AtomicInteger(), () -> { });
         exchange.startStream("3_0", Duration.ofSeconds(1), null);
         drain(channel);

@@ -1,61 +1,239 @@
 package dev.tern.transport.http;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.tern.protocol.CodecLimits;
+import dev.tern.server.EventStore;
+import dev.tern.server.InMemoryEventStore;
 
-/** The settings of an HTTP transport, fixed when it starts. */
-record HttpOptions(
-        String host,
-        int port,
-        String path,
-        Set<String> allowedHosts,
-        Set<String> allowedOrigins,
-        CodecLimits limits,
-        int maxInitialLineLength,
-        int maxHeaderSize,
-        Duration idleTimeout,
-        Duration sseKeepAlive,
-        Duration sessionIdleTimeout,
-        int maxSessions,
-        int maxSessionsPerClient,
-        int maxInFlight,
-        Duration shutdownTimeout,
-        TlsOptions tls,
-        ConnectionLimits connections,
-        Http2Limits http2,
-        dev.tern.server.EventStore eventStore,
-        LegacySsePaths legacySse,
-        PrincipalResolver principals,
-        boolean serverTiming,
-        boolean sseReplies,
-        IoTransport ioTransport,
-        HttpRoutes routes) {
+/**
+ * The settings an {@link HttpServerTransport} serves with, in groups, as {@link HttpServerTransport.Builder} set them
+ * (defaults for what it did not set); read back with {@link HttpServerTransport#options()}. Immutable. Each group's
+ * builder holds the group's defaults, next to the option they belong to.
+ */
+public final class HttpOptions {
+    private final String host;
+    private final int port;
+    private final String path;
+    private final Set<String> allowedHosts;
+    private final Set<String> allowedOrigins;
+    private final IoTransport ioTransport;
+    private final Duration shutdownTimeout;
+    private final boolean serverTiming;
+    private final boolean restFacade;
+    private final List<String> routes;
+    private final Limits limits;
+    private final ConnectionLimits connections;
+    private final Http2 http2;
+    private final Tls tls;
+    private final Sessions sessions;
+    private final Sse sse;
 
-    /** Where the deprecated 2024-11-05 HTTP+SSE transport is served ({@code null} in {@link HttpOptions}: not at all). */
-    record LegacySsePaths(String ssePath, String messagesPath) {
+    HttpOptions(String host, int port, String path, Set<String> allowedHosts, Set<String> allowedOrigins,
+            IoTransport ioTransport, Duration shutdownTimeout, boolean serverTiming, boolean restFacade,
+            List<String> routes, Limits limits, ConnectionLimits connections, Http2 http2, Tls tls, Sessions sessions,
+            Sse sse) {
+        this.host = host;
+        this.port = port;
+        this.path = path;
+        this.allowedHosts = Set.copyOf(allowedHosts);
+        this.allowedOrigins = Set.copyOf(allowedOrigins);
+        this.ioTransport = ioTransport;
+        this.shutdownTimeout = shutdownTimeout;
+        this.serverTiming = serverTiming;
+        this.restFacade = restFacade;
+        this.routes = List.copyOf(routes);
+        this.limits = limits;
+        this.connections = connections;
+        this.http2 = http2;
+        this.tls = tls;
+        this.sessions = sessions;
+        this.sse = sse;
+    }
+
+    /** The address bound (default 127.0.0.1). */
+    public String host() {
+        return host;
+    }
+
+    /** The port asked for (default 8080; 0 for any free one, see {@link HttpServerTransport#port()}). */
+    public int port() {
+        return port;
+    }
+
+    /** The MCP endpoint's path (default {@code /mcp}). */
+    public String path() {
+        return path;
+    }
+
+    /** Host names accepted besides the loopback names (the bound host among them when it is not 127.0.0.1). */
+    public Set<String> allowedHosts() {
+        return allowedHosts;
+    }
+
+    /** Origins accepted besides those on allowed hosts. */
+    public Set<String> allowedOrigins() {
+        return allowedOrigins;
+    }
+
+    /** How the event loops reach the sockets, as asked for (see {@link HttpServerTransport#ioTransport()}). */
+    public IoTransport ioTransport() {
+        return ioTransport;
+    }
+
+    /** How long {@link HttpServerTransport#close()} lets requests in flight finish. */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /** Whether JSON responses carry a {@code Server-Timing} header. */
+    public boolean serverTiming() {
+        return serverTiming;
+    }
+
+    /** Whether the REST façade ({@code /rest/...}, {@code /openapi.json}) is served. */
+    public boolean restFacade() {
+        return restFacade;
+    }
+
+    /** The plain routes mounted, as {@code METHOD /path}, in the order mounted (the REST façade's not listed). */
+    public List<String> routes() {
+        return routes;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    public ConnectionLimits connections() {
+        return connections;
+    }
+
+    public Http2 http2() {
+        return http2;
+    }
+
+    /** TLS, when served; empty for plain HTTP. */
+    public Optional<Tls> tls() {
+        return Optional.ofNullable(tls);
+    }
+
+    public Sessions sessions() {
+        return sessions;
+    }
+
+    public Sse sse() {
+        return sse;
+    }
+
+    @Override
+    public String toString() {
+        return "HttpOptions[host=" + host + ", port=" + port + ", path=" + path + ", allowedHosts=" + allowedHosts
+                + ", allowedOrigins=" + allowedOrigins + ", ioTransport=" + ioTransport + ", shutdownTimeout="
+                + shutdownTimeout + ", serverTiming=" + serverTiming + ", restFacade=" + restFacade + ", routes="
+                + routes + ", " + limits + ", " + connections + ", " + http2 + ", " + (tls == null ? "Tls[off]" : tls)
+                + ", " + sessions + ", " + sse + "]";
+    }
+
+    static int positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+        }
+        return value;
+    }
+
+    static long positive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+        }
+        return value;
+    }
+
+    static Duration positive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+        }
+        return value;
+    }
+
+    static String absolutePath(String name, String value) {
+        Objects.requireNonNull(value, name);
+        if (!value.startsWith("/")) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: starting with /)");
+        }
+        return value;
     }
 
     /**
-     * TLS with ALPN (h2, http/1.1): a certificate chain and key in PEM, or a self-signed development certificate.
+     * Bounds on requests.
      *
-     * @param protocols the TLS versions offered, newest first (TLS 1.3 and 1.2 by default; never older ones)
-     * @param handshakeTimeout how long a client may take to complete the handshake before the connection is closed
+     * @param messages bounds on each JSON-RPC message (size, nesting, strings, numbers, batches); the size also bounds
+     *        request bodies (413 beyond it)
+     * @param maxInitialLineLength longest HTTP/1.1 request line; a longer one gets 414
+     * @param maxHeaderSize largest header section: HTTP/1.1 headers beyond it get 431; on HTTP/2 it is
+     *        SETTINGS_MAX_HEADER_LIST_SIZE
+     * @param maxInFlight requests served at once (open listens and streams not counted); beyond it a fast 503
      */
-    record TlsOptions(java.nio.file.Path certificateChain, java.nio.file.Path privateKey, List<String> protocols,
-            Duration handshakeTimeout) {
-        boolean selfSigned() {
-            return certificateChain == null;
+    public record Limits(CodecLimits messages, int maxInitialLineLength, int maxHeaderSize, int maxInFlight) {
+
+        /** Sets {@link Limits}; made by {@link HttpServerTransport.Builder#limits}. */
+        public static final class Builder {
+            private CodecLimits messages = CodecLimits.DEFAULT;
+            private int maxInitialLineLength = 8192;
+            private int maxHeaderSize = 16 * 1024;
+            private int maxInFlight = 4_096;
+
+            Builder() {
+            }
+
+            /** Bounds on each message (default {@link CodecLimits#DEFAULT}); the size also bounds request bodies. */
+            public Builder messages(CodecLimits limits) {
+                this.messages = Objects.requireNonNull(limits, "limits.messages");
+                return this;
+            }
+
+            /** Longest HTTP/1.1 request line (default 8 KiB); a longer one gets 414. */
+            public Builder maxInitialLineLength(int bytes) {
+                this.maxInitialLineLength = positive("limits.maxInitialLineLength", bytes);
+                return this;
+            }
+
+            /**
+             * Largest header section (default 16 KiB): HTTP/1.1 headers beyond it get 431; on HTTP/2 it is
+             * SETTINGS_MAX_HEADER_LIST_SIZE and a larger header list gets 431 or a stream reset.
+             */
+            public Builder maxHeaderSize(int bytes) {
+                this.maxHeaderSize = positive("limits.maxHeaderSize", bytes);
+                return this;
+            }
+
+            /**
+             * Requests served at once (default 4,096; open listens and streams not counted); beyond it requests get a
+             * fast 503 with Retry-After.
+             */
+            public Builder maxInFlight(int max) {
+                this.maxInFlight = positive("limits.maxInFlight", max);
+                return this;
+            }
+
+            Limits build() {
+                return new Limits(messages, maxInitialLineLength, maxHeaderSize, maxInFlight);
+            }
         }
     }
 
     /**
      * Bounds on connections and on how slowly a peer may send or receive.
      *
-     * @param maxConnections open connections in total; a connection beyond it is closed as soon as it is accepted
-     * @param maxConnectionsPerAddress open connections from one client IP address
+     * @param max open connections in total; a connection beyond it is closed as soon as it is accepted
+     * @param maxPerAddress open connections from one client IP address
+     * @param idleTimeout a connection with no traffic either way for this long is closed
      * @param requestHeaderTimeout from the first byte of a request to the end of its headers (HTTP/1.1 request line
      *        and headers, HTTP/2 HEADERS and CONTINUATION frames); then 408 and close
      * @param requestBodyTimeout from the end of the headers to the end of the body; then 408
@@ -63,24 +241,370 @@ record HttpOptions(
      *        stream is dropped (HTTP/2 RST_STREAM) or the connection closed (HTTP/1.1)
      * @param maxBufferedResponseBytes response bytes queued for one slow client; beyond it the stream is dropped
      */
-    record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestHeaderTimeout,
+    public record ConnectionLimits(int max, int maxPerAddress, Duration idleTimeout, Duration requestHeaderTimeout,
             Duration requestBodyTimeout, Duration writeTimeout, long maxBufferedResponseBytes) {
+
+        /** Sets {@link ConnectionLimits}; made by {@link HttpServerTransport.Builder#connections}. */
+        public static final class Builder {
+            private int max = 10_000;
+            private int maxPerAddress = 512;
+            private Duration idleTimeout = Duration.ofSeconds(60);
+            private Duration requestHeaderTimeout = Duration.ofSeconds(10);
+            private Duration requestBodyTimeout = Duration.ofSeconds(30);
+            private Duration writeTimeout = Duration.ofSeconds(30);
+            private long maxBufferedResponseBytes = 4L * 1024 * 1024;
+
+            Builder() {
+            }
+
+            /** Open connections in total (default 10 000); more are closed as soon as they are accepted. */
+            public Builder max(int max) {
+                this.max = positive("connections.max", max);
+                return this;
+            }
+
+            /**
+             * Open connections from one client IP address (default 512; a global IPv6 address counts as its /64
+             * network, which one host commonly has to itself); more are closed as soon as accepted.
+             */
+            public Builder maxPerAddress(int max) {
+                this.maxPerAddress = positive("connections.maxPerAddress", max);
+                return this;
+            }
+
+            /** A connection with no traffic either way for this long is closed (default 60 s). */
+            public Builder idleTimeout(Duration timeout) {
+                this.idleTimeout = positive("connections.idleTimeout", timeout);
+                return this;
+            }
+
+            /**
+             * From the first byte of a request to the end of its headers (default 10 s), against slowloris; then 408
+             * and the connection is closed. HTTP/1.1.
+             */
+            public Builder requestHeaderTimeout(Duration timeout) {
+                this.requestHeaderTimeout = positive("connections.requestHeaderTimeout", timeout);
+                return this;
+            }
+
+            /** From the end of the headers to the end of the body (default 30 s), against slow POSTs; then 408. */
+            public Builder requestBodyTimeout(Duration timeout) {
+                this.requestBodyTimeout = positive("connections.requestBodyTimeout", timeout);
+                return this;
+            }
+
+            /**
+             * How long a response may make no progress towards a client that does not read (default 30 s); then its
+             * stream is reset (HTTP/2) or its connection closed (HTTP/1.1). A request whose stream is dropped in the
+             * 2026-07-28 era is cancelled.
+             */
+            public Builder writeTimeout(Duration timeout) {
+                this.writeTimeout = positive("connections.writeTimeout", timeout);
+                return this;
+            }
+
+            /** Response bytes queued for one slow client (default 4 MiB) before its stream is dropped. */
+            public Builder maxBufferedResponseBytes(long bytes) {
+                this.maxBufferedResponseBytes = positive("connections.maxBufferedResponseBytes", bytes);
+                return this;
+            }
+
+            ConnectionLimits build() {
+                return new ConnectionLimits(max, maxPerAddress, idleTimeout, requestHeaderTimeout, requestBodyTimeout,
+                        writeTimeout, maxBufferedResponseBytes);
+            }
+        }
     }
 
     /**
-     * HTTP/2 flood defences.
+     * HTTP/2 settings and flood defences.
      *
      * @param maxConcurrentStreams SETTINGS_MAX_CONCURRENT_STREAMS; streams beyond it are refused (REFUSED_STREAM)
-     * @param maxResetsPerWindow RST_STREAM frames a client may send, and the server may be provoked into sending,
-     *        within {@code resetWindow} before the connection is closed with ENHANCE_YOUR_CALM (Rapid Reset,
-     *        MadeYouReset)
-     * @param resetWindow the window for {@code maxResetsPerWindow}
+     * @param maxResets RST_STREAM frames a client may send, and the server may be provoked into sending, within
+     *        {@code resetWindow} before the connection is closed with ENHANCE_YOUR_CALM (Rapid Reset, MadeYouReset)
+     * @param resetWindow the window for {@code maxResets}
      * @param maxQueuedControlFrames SETTINGS/PING acknowledgements and RST_STREAMs queued for a client that does not
      *        read before the connection is closed with ENHANCE_YOUR_CALM
      * @param maxConsecutiveEmptyDataFrames empty DATA frames without END_STREAM in a row before ENHANCE_YOUR_CALM
      * @param maxSmallContinuationFrames CONTINUATION frames of a header block that are too small to be useful
      */
-    record Http2Limits(int maxConcurrentStreams, int maxResetsPerWindow, Duration resetWindow,
-            int maxQueuedControlFrames, int maxConsecutiveEmptyDataFrames, int maxSmallContinuationFrames) {
+    public record Http2(int maxConcurrentStreams, int maxResets, Duration resetWindow, int maxQueuedControlFrames,
+            int maxConsecutiveEmptyDataFrames, int maxSmallContinuationFrames) {
+
+        /** Sets {@link Http2}; made by {@link HttpServerTransport.Builder#http2}. */
+        public static final class Builder {
+            private int maxConcurrentStreams = 256;
+            private int maxResets = 200;
+            private Duration resetWindow = Duration.ofSeconds(30);
+            private int maxQueuedControlFrames = 10_000;
+            private int maxConsecutiveEmptyDataFrames = 2;
+            private int maxSmallContinuationFrames = 16;
+
+            Builder() {
+            }
+
+            /** SETTINGS_MAX_CONCURRENT_STREAMS (default 256); streams beyond it get RST_STREAM REFUSED_STREAM. */
+            public Builder maxConcurrentStreams(int max) {
+                this.maxConcurrentStreams = positive("http2.maxConcurrentStreams", max);
+                return this;
+            }
+
+            /**
+             * Resets allowed per window (default 200 per 30 s), counted separately for RST_STREAM frames the client
+             * sends (Rapid Reset) and those it provokes the server into sending (MadeYouReset); beyond it the
+             * connection is closed with GOAWAY ENHANCE_YOUR_CALM.
+             */
+            public Builder maxResets(int count, Duration window) {
+                this.maxResets = positive("http2.maxResets", count);
+                this.resetWindow = positive("http2.resetWindow", window);
+                return this;
+            }
+
+            /**
+             * Control frames (PING and SETTINGS acknowledgements, RST_STREAM) queued for a client that does not read
+             * (default 10 000); beyond it the connection is closed with GOAWAY ENHANCE_YOUR_CALM.
+             */
+            public Builder maxQueuedControlFrames(int max) {
+                this.maxQueuedControlFrames = positive("http2.maxQueuedControlFrames", max);
+                return this;
+            }
+
+            /** Empty DATA frames in a row (default 2) before the connection is closed with ENHANCE_YOUR_CALM. */
+            public Builder maxConsecutiveEmptyDataFrames(int max) {
+                this.maxConsecutiveEmptyDataFrames = positive("http2.maxConsecutiveEmptyDataFrames", max);
+                return this;
+            }
+
+            /** Small CONTINUATION frames in one header block (default 16) before the connection is closed. */
+            public Builder maxSmallContinuationFrames(int max) {
+                this.maxSmallContinuationFrames = positive("http2.maxSmallContinuationFrames", max);
+                return this;
+            }
+
+            Http2 build() {
+                return new Http2(maxConcurrentStreams, maxResets, resetWindow, maxQueuedControlFrames,
+                        maxConsecutiveEmptyDataFrames, maxSmallContinuationFrames);
+            }
+        }
+    }
+
+    /**
+     * TLS with ALPN (h2, http/1.1): a certificate chain and key in PEM, or a self-signed development certificate.
+     *
+     * @param certificateChain the PEM certificate chain; {@code null} for a self-signed certificate
+     * @param privateKey the PKCS#8 PEM key; {@code null} for a self-signed certificate
+     * @param protocols the TLS versions offered, newest first (never older than TLS 1.2)
+     * @param handshakeTimeout how long a client may take to complete the handshake before the connection is closed
+     */
+    public record Tls(Path certificateChain, Path privateKey, List<String> protocols, Duration handshakeTimeout) {
+        private static final List<String> SUPPORTED = List.of("TLSv1.3", "TLSv1.2");
+
+        /** Whether the certificate is made at start-up, for development. */
+        public boolean selfSigned() {
+            return certificateChain == null;
+        }
+
+        /** Sets {@link Tls}; made by {@link HttpServerTransport.Builder#tls}, which needs a certificate. */
+        public static final class Builder {
+            private Path certificateChain;
+            private Path privateKey;
+            private boolean certificateSet;
+            private List<String> protocols = SUPPORTED;
+            private Duration handshakeTimeout = Duration.ofSeconds(10);
+
+            Builder() {
+            }
+
+            /** Serves this PEM certificate chain and PKCS#8 PEM key. */
+            public Builder certificate(Path chain, Path key) {
+                this.certificateChain = Objects.requireNonNull(chain, "tls.certificate chain");
+                this.privateKey = Objects.requireNonNull(key, "tls.certificate key");
+                this.certificateSet = true;
+                return this;
+            }
+
+            /** Serves a self-signed certificate made at start-up, for development. */
+            public Builder selfSigned() {
+                this.certificateChain = null;
+                this.privateKey = null;
+                this.certificateSet = true;
+                return this;
+            }
+
+            /**
+             * The TLS versions offered (default TLS 1.3 and 1.2); only {@code TLSv1.3} and {@code TLSv1.2} are
+             * accepted. Client-initiated renegotiation on TLS 1.2 is always refused.
+             */
+            public Builder protocols(String... protocols) {
+                List<String> list = List.of(protocols);
+                if (list.isEmpty() || !SUPPORTED.containsAll(list)) {
+                    throw new IllegalArgumentException("tls.protocols: " + list
+                            + " (expected: TLSv1.3 and/or TLSv1.2)");
+                }
+                this.protocols = list;
+                return this;
+            }
+
+            /** How long a client may take to complete the TLS handshake (default 10 s). */
+            public Builder handshakeTimeout(Duration timeout) {
+                this.handshakeTimeout = positive("tls.handshakeTimeout", timeout);
+                return this;
+            }
+
+            Tls build() {
+                if (!certificateSet) {
+                    throw new IllegalArgumentException(
+                            "tls: no certificate (expected: certificate(chain, key) or selfSigned())");
+                }
+                return new Tls(certificateChain, privateKey, protocols, handshakeTimeout);
+            }
+        }
+    }
+
+    /**
+     * Legacy sessions (2025-11-25 and earlier), and the per-client shares of what a client may hold open.
+     *
+     * @param max legacy sessions held at once; the same bound applies, each on its own, to the open 2026-07-28
+     *        listens and to the 2024-11-05 SSE connections; beyond it 503 with Retry-After
+     * @param maxPerClient the most one client may hold of each bound {@code max} sets; beyond it 429
+     * @param idleTimeout a session unused for this long is ended
+     * @param eventStore where the SSE events of sessions are kept so clients can resume with {@code Last-Event-ID}
+     * @param principals who a request's client is: sessions are bound to it, and shares are counted by it
+     */
+    public record Sessions(int max, int maxPerClient, Duration idleTimeout, EventStore eventStore,
+            PrincipalResolver principals) {
+
+        @Override
+        public String toString() {
+            return "Sessions[max=" + max + ", maxPerClient=" + maxPerClient + ", idleTimeout=" + idleTimeout
+                    + ", eventStore=" + eventStore.getClass().getSimpleName() + ", principals="
+                    + (principals == PrincipalResolver.ANONYMOUS ? "anonymous" : "resolved") + "]";
+        }
+
+        /** Sets {@link Sessions}; made by {@link HttpServerTransport.Builder#sessions}. */
+        public static final class Builder {
+            private int max = 10_000;
+            private int maxPerClient = 1_000;
+            private Duration idleTimeout = Duration.ofMinutes(30);
+            private EventStore eventStore = new InMemoryEventStore();
+            private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
+
+            Builder() {
+            }
+
+            /**
+             * Legacy sessions held at once (default 10,000); the same bound applies, each on its own, to the open
+             * 2026-07-28 listens and to the 2024-11-05 SSE connections. Beyond it: 503 with Retry-After.
+             */
+            public Builder max(int max) {
+                this.max = positive("sessions.max", max);
+                return this;
+            }
+
+            /**
+             * The most one client may hold of each bound {@link #max} sets (default 1,000): so many legacy sessions,
+             * so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
+             * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from (an
+             * IPv6 address's /64, as for {@link ConnectionLimits.Builder#maxPerAddress}); clients that reach the
+             * server through one proxy share its address, so such a deployment resolves principals or raises this.
+             * Beyond it: 429 with Retry-After, while other clients are still served.
+             */
+            public Builder maxPerClient(int max) {
+                this.maxPerClient = positive("sessions.maxPerClient", max);
+                return this;
+            }
+
+            /** A session unused for this long is ended (default 30 min). */
+            public Builder idleTimeout(Duration timeout) {
+                this.idleTimeout = positive("sessions.idleTimeout", timeout);
+                return this;
+            }
+
+            /**
+             * Where the SSE events of legacy sessions are kept so clients can resume a lost stream with
+             * {@code Last-Event-ID} (default: in memory, bounded).
+             */
+            public Builder eventStore(EventStore store) {
+                this.eventStore = Objects.requireNonNull(store, "sessions.eventStore");
+                return this;
+            }
+
+            /** Binds each legacy session to the principal that opened it (see {@link PrincipalResolver}). */
+            public Builder principals(PrincipalResolver resolver) {
+                this.principals = Objects.requireNonNull(resolver, "sessions.principals");
+                return this;
+            }
+
+            Sessions build() {
+                return new Sessions(max, maxPerClient, idleTimeout, eventStore, principals);
+            }
+        }
+    }
+
+    /**
+     * Server-sent event streams.
+     *
+     * @param keepAlive how often an idle stream gets a keep-alive comment
+     * @param replies whether every POSTed MCP request is answered with a stream, even when its answer is its only
+     *        message
+     * @param legacy where the deprecated 2024-11-05 HTTP+SSE transport is served; empty when it is not
+     */
+    public record Sse(Duration keepAlive, boolean replies, Optional<LegacyPaths> legacy) {
+
+        /** The paths of the 2024-11-05 HTTP+SSE transport: a GET on {@code ssePath}, POSTs to {@code messagesPath}. */
+        public record LegacyPaths(String ssePath, String messagesPath) {
+        }
+
+        /** Sets {@link Sse}; made by {@link HttpServerTransport.Builder#sse}. */
+        public static final class Builder {
+            private Duration keepAlive = Duration.ofSeconds(15);
+            private boolean replies;
+            private LegacyPaths legacy = new LegacyPaths("/sse", "/messages");
+
+            Builder() {
+            }
+
+            /** How often an idle SSE stream gets a keep-alive comment (default 15 s). */
+            public Builder keepAlive(Duration every) {
+                this.keepAlive = positive("sse.keepAlive", every);
+                return this;
+            }
+
+            /**
+             * Answers every POSTed MCP request with an SSE stream, even when its answer is its only message (as the
+             * TypeScript SDK does by default). Off by default: a lone successful answer goes as one JSON body, and a
+             * stream opens only when a notification or request comes before the answer.
+             */
+            public Builder replies(boolean enabled) {
+                this.replies = enabled;
+                return this;
+            }
+
+            /**
+             * Serves the deprecated HTTP+SSE transport of 2024-11-05 for old clients: a GET on {@code ssePath} opens
+             * the stream, messages are POSTed to {@code messagesPath}. On by default at {@code /sse} and
+             * {@code /messages}.
+             */
+            public Builder legacy(String ssePath, String messagesPath) {
+                absolutePath("sse.legacy", ssePath);
+                absolutePath("sse.legacy", messagesPath);
+                if (ssePath.equals(messagesPath)) {
+                    throw new IllegalArgumentException("sse.legacy: " + ssePath + ", " + messagesPath
+                            + " (expected: two different paths)");
+                }
+                this.legacy = new LegacyPaths(ssePath, messagesPath);
+                return this;
+            }
+
+            /** Serves only Streamable HTTP: no 2024-11-05 HTTP+SSE endpoints. */
+            public Builder noLegacy() {
+                this.legacy = null;
+                return this;
+            }
+
+            Sse build() {
+                return new Sse(keepAlive, replies, Optional.ofNullable(legacy));
+            }
+        }
     }
 }

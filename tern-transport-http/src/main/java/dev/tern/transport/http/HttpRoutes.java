@@ -4,7 +4,6 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,17 +57,17 @@ final class HttpRoutes {
     }
 
     /** A request that passed its checks and waits for its body, if it has one. */
-    final class Pending {
+    static final class Pending implements RequestDispatcher.BodyReader {
         private final Route route;
         private final PathMatch match;
-        private final HttpRequest request;
         private final boolean wantsBody;
+        private final McpEndpoint endpoint;
 
-        private Pending(Route route, PathMatch match, HttpRequest request, boolean wantsBody) {
+        private Pending(Route route, PathMatch match, boolean wantsBody, McpEndpoint endpoint) {
             this.route = route;
             this.match = match;
-            this.request = request;
             this.wantsBody = wantsBody;
+            this.endpoint = endpoint;
         }
 
         boolean wantsBody() {
@@ -76,7 +75,8 @@ final class HttpRoutes {
         }
 
         /** Serves the request now that its body is in, unless the server is draining or too busy (then 503). */
-        void serve(byte[] body, HttpExchange exchange, McpEndpoint endpoint) {
+        @Override
+        public void read(HttpRequest request, byte[] body, HttpExchange exchange) {
             if (!endpoint.admit(exchange)) {
                 return;
             }
@@ -114,7 +114,9 @@ final class HttpRoutes {
         if (atPath != null) {
             return new PathMatch(atPath, Map.of(), uri);
         }
-        for (List<Route> group : templated) {
+        // indexed: an iterator per request is garbage on the path of every templated route
+        for (int i = 0; i < templated.size(); i++) {
+            List<Route> group = templated.get(i);
             Map<String, String> variables = group.get(0).path().match(rawPath);
             if (variables != null) {
                 return new PathMatch(group, variables, uri);
@@ -127,7 +129,7 @@ final class HttpRoutes {
      * Checks a request to one of these routes before its body is read: answers it (and returns {@code null}) when it
      * is refused or is a CORS preflight.
      */
-    Pending open(HttpRequest request, PathMatch match, HttpExchange exchange, HostCheck hosts) {
+    Pending open(HttpRequest request, PathMatch match, HttpExchange exchange, HostCheck hosts, McpEndpoint endpoint) {
         HttpHeaders headers = request.headers();
         if (!hosts.hostAllowed(headers.get(HttpHeaderNames.HOST))) {
             write(exchange, RouteResponse.problem(403, "Forbidden", "Host header not allowed"));
@@ -158,13 +160,12 @@ final class HttpRoutes {
         }
         boolean wantsBody = BODY_METHODS.contains(method);
         if (wantsBody) {
-            String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
-            if (contentType == null || !contentType.split(";")[0].strip().toLowerCase(Locale.ROOT).equals("application/json")) {
+            if (!RequestDispatcher.isJson(headers.get(HttpHeaderNames.CONTENT_TYPE))) {
                 write(exchange, RouteResponse.problem(415, "Unsupported Media Type", "The body must be application/json"));
                 return null;
             }
         }
-        return new Pending(route, match, request, wantsBody);
+        return new Pending(route, match, wantsBody, endpoint);
     }
 
     /** A route served by blocking code: on a virtual thread of its own, as MCP tool calls are. */

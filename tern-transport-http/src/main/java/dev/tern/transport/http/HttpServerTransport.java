@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
-import dev.tern.protocol.CodecLimits;
 import dev.tern.server.McpServer;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -56,7 +56,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private final McpServer server;
     private final HttpOptions options;
     private final McpEndpoint endpoint;
-    private final HostCheck hosts;
+    private final RequestDispatcher dispatcher;
     private final SslContext ssl;
     private final Connections connections;
     private EventLoopGroup boss;
@@ -65,16 +65,16 @@ public final class HttpServerTransport implements AutoCloseable {
     private IoTransport transportInUse;
     private volatile boolean closed;
 
-    private HttpServerTransport(Builder b) {
-        this.server = b.server;
-        this.options = b.options();
+    private HttpServerTransport(McpServer server, HttpOptions options, HttpRoutes routes) {
+        this.server = server;
+        this.options = options;
         this.endpoint = new McpEndpoint(server, options);
         Set<String> allowed = new HashSet<>(HostCheck.LOOPBACK);
         allowed.addAll(options.allowedHosts());
-        this.hosts = new HostCheck(allowed, options.allowedOrigins());
-        this.ssl = options.tls() == null ? null : TlsSupport.context(options.tls());
-        this.connections = new Connections(options.connections().maxConnections(),
-                options.connections().maxConnectionsPerAddress());
+        this.dispatcher = new RequestDispatcher(endpoint, routes,
+                new HostCheck(allowed, options.allowedOrigins()), options.path());
+        this.ssl = options.tls().map(TlsSupport::context).orElse(null);
+        this.connections = new Connections(options.connections().max(), options.connections().maxPerAddress());
     }
 
     public static Builder builder(McpServer server) {
@@ -124,7 +124,7 @@ public final class HttpServerTransport implements AutoCloseable {
             throw e;
         }
         transportInUse = transport;
-        long sweep = Math.max(1_000, options.sessionIdleTimeout().toMillis() / 4);
+        long sweep = Math.max(1_000, options.sessions().idleTimeout().toMillis() / 4);
         workers.next().scheduleAtFixedRate(endpoint.sessions()::expireIdle, sweep, sweep, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.DEBUG, "Serving MCP on {0} with {1}", serverChannel.localAddress(), transport);
         Thread.ofPlatform().daemon().name("tern-warm-up").start(() -> {
@@ -135,6 +135,11 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         });
         return this;
+    }
+
+    /** The settings in effect (the port asked for: {@link #port()} tells the one bound). */
+    public HttpOptions options() {
+        return options;
     }
 
     /** The port bound (useful with port 0). */
@@ -160,10 +165,11 @@ public final class HttpServerTransport implements AutoCloseable {
     void configure(ChannelPipeline p) {
         p.addLast(FlushBeforeClose.NAME, FlushBeforeClose.INSTANCE);
         p.addLast("connections", connections);
-        p.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        p.addLast("idle", new IdleStateHandler(0, 0, options.connections().idleTimeout().toMillis(),
+                TimeUnit.MILLISECONDS));
         if (ssl != null) {
             SslHandler tls = ssl.newHandler(p.channel().alloc());
-            tls.setHandshakeTimeoutMillis(options.tls().handshakeTimeout().toMillis());
+            tls.setHandshakeTimeoutMillis(options.tls().orElseThrow().handshakeTimeout().toMillis());
             p.addLast(RenegotiationGuard.NAME, new RenegotiationGuard());
             p.addLast("tls", tls);
             p.addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
@@ -174,7 +180,7 @@ public final class HttpServerTransport implements AutoCloseable {
                     } else {
                         ctx.pipeline().addLast(RequestHeaderTimeout.NAME,
                                 new RequestHeaderTimeout(options.connections().requestHeaderTimeout()));
-                        ctx.pipeline().addLast(httpCodec(), new McpHttpHandler(endpoint, options, hosts, false));
+                        ctx.pipeline().addLast(httpCodec(), new RequestDecoder(dispatcher, options, endpoint, false));
                     }
                 }
 
@@ -195,7 +201,7 @@ public final class HttpServerTransport implements AutoCloseable {
             }
             removeHeaderTimeout(p);
             return new Http2ServerUpgradeCodec(http2FrameCodec(), http2Multiplexer());
-        }, options.limits().maxMessageBytes());
+        }, options.limits().messages().maxMessageBytes());
         // Prior knowledge: the HTTP/1.1 handler stays in front and passes the HTTP/2 bytes through.
         ChannelHandler priorKnowledge = new ChannelInitializer<Channel>() {
             @Override
@@ -205,7 +211,7 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         };
         p.addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade, priorKnowledge));
-        p.addLast("mcp", new McpHttpHandler(endpoint, options, hosts, false));
+        p.addLast("mcp", new RequestDecoder(dispatcher, options, endpoint, false));
     }
 
     private static void removeHeaderTimeout(ChannelPipeline p) {
@@ -216,23 +222,23 @@ public final class HttpServerTransport implements AutoCloseable {
 
     private HttpServerCodec httpCodec() {
         return new HttpServerCodec(new HttpDecoderConfig()
-                .setMaxInitialLineLength(options.maxInitialLineLength())
-                .setMaxHeaderSize(options.maxHeaderSize())
+                .setMaxInitialLineLength(options.limits().maxInitialLineLength())
+                .setMaxHeaderSize(options.limits().maxHeaderSize())
                 .setMaxChunkSize(64 * 1024));
     }
 
     private Http2FrameCodec http2FrameCodec() {
-        HttpOptions.Http2Limits h2 = options.http2();
+        HttpOptions.Http2 h2 = options.http2();
         int window = (int) Math.max(1, h2.resetWindow().toSeconds());
         return Http2FrameCodecBuilder.forServer()
                 .initialSettings(Http2Settings.defaultSettings()
                         .maxConcurrentStreams(h2.maxConcurrentStreams())
-                        .maxHeaderListSize(options.maxHeaderSize())
+                        .maxHeaderListSize(options.limits().maxHeaderSize())
                         .initialWindowSize(1024 * 1024))
                 .validateHeaders(true)
                 .validateRequiredPseudoHeaders(true)
-                .decoderEnforceMaxRstFramesPerWindow(h2.maxResetsPerWindow(), window)
-                .encoderEnforceMaxRstFramesPerWindow(h2.maxResetsPerWindow(), window)
+                .decoderEnforceMaxRstFramesPerWindow(h2.maxResets(), window)
+                .encoderEnforceMaxRstFramesPerWindow(h2.maxResets(), window)
                 .encoderEnforceMaxQueuedControlFrames(h2.maxQueuedControlFrames())
                 .decoderEnforceMaxConsecutiveEmptyDataFrames(h2.maxConsecutiveEmptyDataFrames())
                 .decoderEnforceMaxSmallContinuationFrames(h2.maxSmallContinuationFrames())
@@ -245,7 +251,7 @@ public final class HttpServerTransport implements AutoCloseable {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
                 ch.pipeline().addLast(FlushBeforeClose.INSTANCE, new Http2StreamFrameToHttpObjectCodec(true),
-                        new McpHttpHandler(endpoint, options, hosts, true));
+                        new RequestDecoder(dispatcher, options, endpoint, true));
             }
         });
     }
@@ -326,7 +332,11 @@ public final class HttpServerTransport implements AutoCloseable {
         }
     }
 
-    /** Builds an {@link HttpServerTransport}. */
+    /**
+     * Builds an {@link HttpServerTransport}. The address, the MCP path, Host and Origin checks and the routes are set
+     * here; everything else in groups ({@link #limits}, {@link #connections}, {@link #http2}, {@link #tls},
+     * {@link #sessions}, {@link #sse}), each of which may be set more than once.
+     */
     public static final class Builder {
         private final McpServer server;
         private String host = "127.0.0.1";
@@ -334,51 +344,30 @@ public final class HttpServerTransport implements AutoCloseable {
         private String path = "/mcp";
         private final Set<String> allowedHosts = new HashSet<>();
         private final Set<String> allowedOrigins = new HashSet<>();
-        private CodecLimits limits = CodecLimits.DEFAULT;
-        private int maxInitialLineLength = 8192;
-        private int maxHeaderSize = 16 * 1024;
-        private Duration idleTimeout = Duration.ofSeconds(60);
-        private Duration sseKeepAlive = Duration.ofSeconds(15);
-        private Duration sessionIdleTimeout = Duration.ofMinutes(30);
-        private int maxSessions = 10_000;
-        private int maxSessionsPerClient = 1_000;
-        private int maxInFlight = 4_096;
-        private Duration shutdownTimeout = Duration.ofSeconds(10);
-        private dev.tern.server.EventStore eventStore = new dev.tern.server.InMemoryEventStore();
-        private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
-        private boolean serverTiming;
-        private boolean sseReplies;
         private IoTransport ioTransport = IoTransport.AUTO;
-        private HttpOptions.LegacySsePaths legacySse = new HttpOptions.LegacySsePaths("/sse", "/messages");
-        private java.nio.file.Path certificateChain;
-        private java.nio.file.Path privateKey;
-        private boolean tls;
-        private List<String> tlsProtocols = List.of("TLSv1.3", "TLSv1.2");
-        private Duration tlsHandshakeTimeout = Duration.ofSeconds(10);
-        private int maxConnections = 10_000;
-        private int maxConnectionsPerAddress = 512;
-        private Duration requestHeaderTimeout = Duration.ofSeconds(10);
-        private Duration requestBodyTimeout = Duration.ofSeconds(30);
-        private Duration writeTimeout = Duration.ofSeconds(30);
-        private long maxBufferedResponseBytes = 4L * 1024 * 1024;
-        private int maxConcurrentStreams = 256;
-        private int http2MaxResets = 200;
-        private Duration http2ResetWindow = Duration.ofSeconds(30);
-        private int http2MaxQueuedControlFrames = 10_000;
-        private int http2MaxEmptyDataFrames = 2;
-        private int http2MaxSmallContinuationFrames = 16;
-        private final List<HttpRoutes.Route> routes = new java.util.ArrayList<>();
+        private Duration shutdownTimeout = Duration.ofSeconds(10);
+        private boolean serverTiming;
         private boolean restFacade;
+        private final List<HttpRoutes.Route> routes = new java.util.ArrayList<>();
+        private final HttpOptions.Limits.Builder limits = new HttpOptions.Limits.Builder();
+        private final HttpOptions.ConnectionLimits.Builder connections = new HttpOptions.ConnectionLimits.Builder();
+        private final HttpOptions.Http2.Builder http2 = new HttpOptions.Http2.Builder();
+        /** Made by the first {@link #tls} call: TLS is off until then. */
+        private HttpOptions.Tls.Builder tls;
+        private final HttpOptions.Sessions.Builder sessions = new HttpOptions.Sessions.Builder();
+        private final HttpOptions.Sse.Builder sse = new HttpOptions.Sse.Builder();
 
         private Builder(McpServer server) {
             this.server = Objects.requireNonNull(server, "server");
         }
 
+        /** The address to bind (default 127.0.0.1). */
         public Builder host(String host) {
             this.host = Objects.requireNonNull(host, "host");
             return this;
         }
 
+        /** The port to bind (default 8080; 0 for any free one). */
         public Builder port(int port) {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port: " + port + " (expected: 0-65535)");
@@ -387,11 +376,9 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
+        /** The MCP endpoint's path (default {@code /mcp}). */
         public Builder path(String path) {
-            if (!path.startsWith("/")) {
-                throw new IllegalArgumentException("path: " + path + " (expected: starting with /)");
-            }
-            this.path = path;
+            this.path = HttpOptions.absolutePath("path", path);
             return this;
         }
 
@@ -407,72 +394,12 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
-        /** Bounds on each message (size, nesting, strings, numbers, batches); the size also bounds request bodies. */
-        public Builder limits(CodecLimits limits) {
-            this.limits = Objects.requireNonNull(limits, "limits");
-            return this;
-        }
-
-        /** Longest HTTP/1.1 request line (default 8 KiB); a longer one gets 414. */
-        public Builder maxInitialLineLength(int bytes) {
-            this.maxInitialLineLength = positive("maxInitialLineLength", bytes);
-            return this;
-        }
-
         /**
-         * Largest header section (default 16 KiB): HTTP/1.1 headers beyond it get 431; on HTTP/2 it is
-         * SETTINGS_MAX_HEADER_LIST_SIZE and a larger header list gets 431 or a stream reset.
+         * How the event loops reach the sockets (default {@link IoTransport#AUTO}: epoll, else NIO). A native transport
+         * asked for by name where the platform lacks it makes {@link #start()} fail.
          */
-        public Builder maxHeaderSize(int bytes) {
-            this.maxHeaderSize = positive("maxHeaderSize", bytes);
-            return this;
-        }
-
-        /** A connection with no traffic either way for this long is closed (default 60 s). */
-        public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive("idleTimeout", timeout);
-            return this;
-        }
-
-        /** How often an idle SSE stream gets a keep-alive comment (default 15 s). */
-        public Builder sseKeepAlive(Duration every) {
-            this.sseKeepAlive = positive("sseKeepAlive", every);
-            return this;
-        }
-
-        public Builder sessionIdleTimeout(Duration timeout) {
-            this.sessionIdleTimeout = positive("sessionIdleTimeout", timeout);
-            return this;
-        }
-
-        /**
-         * Legacy sessions held at once (default 10,000); the same bound applies, each on its own, to the open
-         * 2026-07-28 listens and to the 2024-11-05 SSE connections. Beyond it: 503 with Retry-After.
-         */
-        public Builder maxSessions(int max) {
-            this.maxSessions = positive("maxSessions", max);
-            return this;
-        }
-
-        /**
-         * The most one client may hold of each bound {@link #maxSessions} sets (default 1,000): so many legacy
-         * sessions, so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
-         * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from (an IPv6
-         * address's /64, as for {@link #maxConnectionsPerAddress}); clients that reach the server through one proxy
-         * share its address, so such a deployment resolves principals or raises this. Beyond it: 429 with
-         * Retry-After, while other clients are still served.
-         */
-        public Builder maxSessionsPerClient(int max) {
-            this.maxSessionsPerClient = positive("maxSessionsPerClient", max);
-            return this;
-        }
-
-        /**
-         * Requests served at once (default 4,096; open listens and streams not counted); beyond it requests get a
-         * fast 503 with Retry-After.
-         */
-        public Builder maxInFlight(int max) {
-            this.maxInFlight = positive("maxInFlight", max);
+        public Builder ioTransport(IoTransport transport) {
+            this.ioTransport = Objects.requireNonNull(transport, "ioTransport");
             return this;
         }
 
@@ -480,31 +407,8 @@ public final class HttpServerTransport implements AutoCloseable {
          * How long {@link #close()} lets requests in flight finish (default 10 s). New requests meanwhile get 503
          * with Retry-After, HTTP/2 clients get GOAWAY; at the end open streams close with a {@code retry} hint.
          */
-        /**
-         * Where the SSE events of legacy sessions are kept so clients can resume a lost stream with
-         * {@code Last-Event-ID} (default: in memory, bounded).
-         */
-        public Builder eventStore(dev.tern.server.EventStore store) {
-            this.eventStore = Objects.requireNonNull(store, "store");
-            return this;
-        }
-
-        /**
-         * Serves the deprecated HTTP+SSE transport of 2024-11-05 for old clients: a GET on {@code ssePath} opens the
-         * stream, messages are POSTed to {@code messagesPath}. On by default at {@code /sse} and {@code /messages}.
-         */
-        public Builder legacySse(String ssePath, String messagesPath) {
-            if (!ssePath.startsWith("/") || !messagesPath.startsWith("/") || ssePath.equals(messagesPath)) {
-                throw new IllegalArgumentException("legacySse: " + ssePath + ", " + messagesPath
-                        + " (expected: two different paths starting with /)");
-            }
-            this.legacySse = new HttpOptions.LegacySsePaths(ssePath, messagesPath);
-            return this;
-        }
-
-        /** Binds each legacy session to the principal that opened it (see {@link PrincipalResolver}). */
-        public Builder principals(PrincipalResolver resolver) {
-            this.principals = Objects.requireNonNull(resolver, "resolver");
+        public Builder shutdownTimeout(Duration timeout) {
+            this.shutdownTimeout = HttpOptions.positive("shutdownTimeout", timeout);
             return this;
         }
 
@@ -518,155 +422,45 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Answers every POSTed MCP request with an SSE stream, even when its answer is its only message (as the
-         * TypeScript SDK does by default). Off by default: a lone successful answer goes as one JSON body, and a
-         * stream opens only when a notification or request comes before the answer.
-         */
-        public Builder sseReplies(boolean enabled) {
-            this.sseReplies = enabled;
+        /** Bounds on requests: message limits, request line and headers, requests in flight. */
+        public Builder limits(Consumer<HttpOptions.Limits.Builder> group) {
+            group.accept(limits);
+            return this;
+        }
+
+        /** Bounds on connections: how many, idle and slow-peer timeouts, response bytes buffered. */
+        public Builder connections(Consumer<HttpOptions.ConnectionLimits.Builder> group) {
+            group.accept(connections);
+            return this;
+        }
+
+        /** HTTP/2 settings and flood defences. */
+        public Builder http2(Consumer<HttpOptions.Http2.Builder> group) {
+            group.accept(http2);
             return this;
         }
 
         /**
-         * How the event loops reach the sockets (default {@link IoTransport#AUTO}: epoll, else NIO). A native transport
-         * asked for by name where the platform lacks it makes {@link #start()} fail.
+         * Serves TLS 1.3/1.2 with ALPN (h2, http/1.1); the group must name a certificate, e.g.
+         * {@code tls(t -> t.certificate(chain, key))} or {@code tls(t -> t.selfSigned())}.
          */
-        public Builder ioTransport(IoTransport transport) {
-            this.ioTransport = Objects.requireNonNull(transport, "transport");
-            return this;
-        }
-
-        /** Serves only Streamable HTTP: no 2024-11-05 HTTP+SSE endpoints. */
-        public Builder noLegacySse() {
-            this.legacySse = null;
-            return this;
-        }
-
-        public Builder shutdownTimeout(Duration timeout) {
-            this.shutdownTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /** Open connections in total (default 10 000); more are closed as soon as they are accepted. */
-        public Builder maxConnections(int max) {
-            this.maxConnections = positive("maxConnections", max);
-            return this;
-        }
-
-        /**
-         * Open connections from one client IP address (default 512; a global IPv6 address counts as its /64 network,
-         * which one host commonly has to itself); more are closed as soon as accepted.
-         */
-        public Builder maxConnectionsPerAddress(int max) {
-            this.maxConnectionsPerAddress = positive("maxConnectionsPerAddress", max);
-            return this;
-        }
-
-        /**
-         * From the first byte of a request to the end of its headers (default 10 s), against slowloris; then 408
-         * and the connection is closed. HTTP/1.1.
-         */
-        public Builder requestHeaderTimeout(Duration timeout) {
-            this.requestHeaderTimeout = positive("requestHeaderTimeout", timeout);
-            return this;
-        }
-
-        /** From the end of the headers to the end of the body (default 30 s), against slow POSTs; then 408. */
-        public Builder requestBodyTimeout(Duration timeout) {
-            this.requestBodyTimeout = positive("requestBodyTimeout", timeout);
-            return this;
-        }
-
-        /**
-         * How long a response may make no progress towards a client that does not read (default 30 s); then its
-         * stream is reset (HTTP/2) or its connection closed (HTTP/1.1). A request whose stream is dropped in the
-         * 2026-07-28 era is cancelled.
-         */
-        public Builder writeTimeout(Duration timeout) {
-            this.writeTimeout = positive("writeTimeout", timeout);
-            return this;
-        }
-
-        /** Response bytes queued for one slow client (default 4 MiB) before its stream is dropped. */
-        public Builder maxBufferedResponseBytes(long bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException("maxBufferedResponseBytes: " + bytes + " (expected: > 0)");
+        public Builder tls(Consumer<HttpOptions.Tls.Builder> group) {
+            if (tls == null) {
+                tls = new HttpOptions.Tls.Builder();
             }
-            this.maxBufferedResponseBytes = bytes;
+            group.accept(tls);
             return this;
         }
 
-        /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS (default 256); streams beyond it get RST_STREAM REFUSED_STREAM. */
-        public Builder maxConcurrentStreams(int max) {
-            this.maxConcurrentStreams = positive("maxConcurrentStreams", max);
+        /** Legacy sessions, the per-client shares, and who a client is. */
+        public Builder sessions(Consumer<HttpOptions.Sessions.Builder> group) {
+            group.accept(sessions);
             return this;
         }
 
-        /**
-         * HTTP/2 resets allowed per window (default 200 per 30 s), counted separately for RST_STREAM frames the client
-         * sends (Rapid Reset) and those it provokes the server into sending (MadeYouReset); beyond it the connection
-         * is closed with GOAWAY ENHANCE_YOUR_CALM.
-         */
-        public Builder http2MaxResets(int count, Duration window) {
-            this.http2MaxResets = positive("http2MaxResets", count);
-            this.http2ResetWindow = positive("window", window);
-            return this;
-        }
-
-        /**
-         * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) queued for a client that does not read
-         * (default 10 000); beyond it the connection is closed with GOAWAY ENHANCE_YOUR_CALM.
-         */
-        public Builder http2MaxQueuedControlFrames(int max) {
-            this.http2MaxQueuedControlFrames = positive("http2MaxQueuedControlFrames", max);
-            return this;
-        }
-
-        /** Empty HTTP/2 DATA frames in a row (default 2) before the connection is closed with ENHANCE_YOUR_CALM. */
-        public Builder http2MaxConsecutiveEmptyDataFrames(int max) {
-            this.http2MaxEmptyDataFrames = positive("http2MaxConsecutiveEmptyDataFrames", max);
-            return this;
-        }
-
-        /** Small CONTINUATION frames in one header block (default 16) before the connection is closed. */
-        public Builder http2MaxSmallContinuationFrames(int max) {
-            this.http2MaxSmallContinuationFrames = positive("http2MaxSmallContinuationFrames", max);
-            return this;
-        }
-
-        /** Serves TLS with this PEM certificate chain and PKCS#8 PEM key. */
-        public Builder tls(java.nio.file.Path certificateChain, java.nio.file.Path privateKey) {
-            this.certificateChain = Objects.requireNonNull(certificateChain);
-            this.privateKey = Objects.requireNonNull(privateKey);
-            this.tls = true;
-            return this;
-        }
-
-        /** Serves TLS with a self-signed certificate made at start-up, for development. */
-        public Builder tlsSelfSigned() {
-            this.certificateChain = null;
-            this.privateKey = null;
-            this.tls = true;
-            return this;
-        }
-
-        /**
-         * The TLS versions offered (default TLS 1.3 and 1.2); only {@code TLSv1.3} and {@code TLSv1.2} are accepted.
-         * Client-initiated renegotiation on TLS 1.2 is always refused.
-         */
-        public Builder tlsProtocols(String... protocols) {
-            List<String> list = List.of(protocols);
-            if (list.isEmpty() || !List.of("TLSv1.3", "TLSv1.2").containsAll(list)) {
-                throw new IllegalArgumentException("tlsProtocols: " + list + " (expected: TLSv1.3 and/or TLSv1.2)");
-            }
-            this.tlsProtocols = list;
-            return this;
-        }
-
-        /** How long a client may take to complete the TLS handshake (default 10 s). */
-        public Builder tlsHandshakeTimeout(Duration timeout) {
-            this.tlsHandshakeTimeout = positive("tlsHandshakeTimeout", timeout);
+        /** SSE streams: keep-alives, replies as streams, the 2024-11-05 HTTP+SSE transport. */
+        public Builder sse(Consumer<HttpOptions.Sse.Builder> group) {
+            group.accept(sse);
             return this;
         }
 
@@ -734,62 +528,43 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
-        HttpOptions options() {
-            if (!allowedHosts.isEmpty() || !"127.0.0.1".equals(host)) {
-                allowedHosts.add(host.toLowerCase(Locale.ROOT));
+        public HttpServerTransport build() {
+            HttpOptions.Sse sseOptions = sse.build();
+            HttpOptions.Limits limitOptions = limits.build();
+            checkRoutes(sseOptions);
+            Set<String> hosts = new HashSet<>(allowedHosts);
+            if (!hosts.isEmpty() || !"127.0.0.1".equals(host)) {
+                hosts.add(host.toLowerCase(Locale.ROOT));
             }
-            HttpOptions.TlsOptions tlsOptions = tls
-                    ? new HttpOptions.TlsOptions(certificateChain, privateKey, tlsProtocols, tlsHandshakeTimeout) : null;
-            return new HttpOptions(host, port, path, Set.copyOf(allowedHosts), Set.copyOf(allowedOrigins), limits,
-                    maxInitialLineLength, maxHeaderSize, idleTimeout, sseKeepAlive, sessionIdleTimeout, maxSessions,
-                    maxSessionsPerClient, maxInFlight, shutdownTimeout, tlsOptions,
-                    new HttpOptions.ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestHeaderTimeout,
-                            requestBodyTimeout, writeTimeout, maxBufferedResponseBytes),
-                    new HttpOptions.Http2Limits(maxConcurrentStreams, http2MaxResets, http2ResetWindow,
-                            http2MaxQueuedControlFrames, http2MaxEmptyDataFrames, http2MaxSmallContinuationFrames),
-                    eventStore, legacySse, principals, serverTiming, sseReplies, ioTransport, routes());
+            HttpOptions options = new HttpOptions(host, port, path, hosts, allowedOrigins, ioTransport,
+                    shutdownTimeout, serverTiming, restFacade,
+                    routes.stream().map(r -> r.method() + " " + r.path().template()).toList(), limitOptions,
+                    connections.build(), http2.build(), tls == null ? null : tls.build(), sessions.build(), sseOptions);
+            List<HttpRoutes.Route> all = new java.util.ArrayList<>();
+            if (restFacade) {
+                // first, so that no template of a plain route can shadow the façade's paths
+                OpenApiDocument document = new OpenApiDocument(server, routes);
+                all.addAll(new RestFacade(server, limitOptions.messages(), document).routes());
+            }
+            all.addAll(routes);
+            return new HttpServerTransport(server, options, new HttpRoutes(all));
         }
 
-        private HttpRoutes routes() {
+        private void checkRoutes(HttpOptions.Sse sseOptions) {
+            HttpOptions.Sse.LegacyPaths legacy = sseOptions.legacy().orElse(null);
             for (HttpRoutes.Route r : routes) {
                 if (r.path().template().equals(path)) {
                     throw new IllegalArgumentException("route: " + r.method() + " " + path + " is the MCP endpoint's path");
                 }
-                if (legacySse != null && (r.path().template().equals(legacySse.ssePath())
-                        || r.path().template().equals(legacySse.messagesPath()))) {
+                if (legacy != null && (r.path().template().equals(legacy.ssePath())
+                        || r.path().template().equals(legacy.messagesPath()))) {
                     throw new IllegalArgumentException("route: " + r.method() + " " + r.path().template()
-                            + " is a path of the 2024-11-05 HTTP+SSE transport (see noLegacySse)");
+                            + " is a path of the 2024-11-05 HTTP+SSE transport (see sse(s -> s.noLegacy()))");
                 }
             }
-            List<HttpRoutes.Route> all = new java.util.ArrayList<>();
-            if (restFacade) {
-                if (path.equals(RestFacade.OPENAPI) || path.startsWith("/rest/")) {
-                    throw new IllegalArgumentException("path: " + path + " (reserved for the REST façade)");
-                }
-                // first, so that no template of a plain route can shadow the façade's paths
-                all.addAll(new RestFacade(server, limits, new OpenApiDocument(server, routes)).routes());
+            if (restFacade && (path.equals(RestFacade.OPENAPI) || path.startsWith("/rest/"))) {
+                throw new IllegalArgumentException("path: " + path + " (reserved for the REST façade)");
             }
-            all.addAll(routes);
-            return new HttpRoutes(all);
-        }
-
-        public HttpServerTransport build() {
-            return new HttpServerTransport(this);
-        }
-
-        private static int positive(String name, int value) {
-            if (value <= 0) {
-                throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
-            }
-            return value;
-        }
-
-        private static Duration positive(String name, Duration value) {
-            Objects.requireNonNull(value, name);
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
-            }
-            return value;
         }
     }
 }

@@ -33,17 +33,17 @@ final class LegacySseEndpoint {
     private final McpServer server;
     private final JsonRpcCodec codec;
     private final HttpOptions options;
-    private final HttpOptions.LegacySsePaths paths;
+    private final HttpOptions.Sse.LegacyPaths paths;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     private final ClientShares shares;
 
     LegacySseEndpoint(McpServer server, JsonRpcCodec codec, HttpOptions options) {
-        this.shares = new ClientShares(options.maxSessionsPerClient());
+        this.shares = new ClientShares(options.sessions().maxPerClient());
         this.server = server;
         this.codec = codec;
         this.options = options;
-        this.paths = options.legacySse();
+        this.paths = options.sse().legacy().orElse(null);
     }
 
     boolean serves(String path) {
@@ -71,7 +71,7 @@ final class LegacySseEndpoint {
             errors.shareUsed(exchange, null, "SSE connections");
             return;
         }
-        if (connections.size() >= options.maxSessions()) {
+        if (connections.size() >= options.sessions().max()) {
             shares.release(client);
             errors.serverFull(exchange, null, "SSE connections");
             return;
@@ -88,7 +88,7 @@ final class LegacySseEndpoint {
         }
         connections.put(id, connection);
         exchange.onDone(() -> close(connection));
-        exchange.startStream(null, null, options.sseKeepAlive());
+        exchange.startStream(null, null, options.sse().keepAlive());
         exchange.namedEvent("endpoint", paths.messagesPath() + "?" + SESSION_PARAM + "=" + id);
     }
 
@@ -109,7 +109,7 @@ final class LegacySseEndpoint {
                     "Session not found: its SSE stream is closed; open a new one");
             return;
         }
-        if (connection.channel.inFlight() >= options.maxInFlight()) {
+        if (connection.channel.inFlight() >= options.limits().maxInFlight()) {
             exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
             errors.error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
                     "Service unavailable: too many requests in flight, retry shortly");

@@ -57,10 +57,10 @@ final class McpEndpoint {
     McpEndpoint(McpServer server, HttpOptions options) {
         this.server = server;
         this.options = options;
-        this.codec = new JsonRpcCodec(options.limits());
-        this.sessions = new SessionManager(server, codec, options.maxSessions(), options.maxSessionsPerClient(),
-                options.sessionIdleTimeout(), options.eventStore(), options.serverTiming());
-        this.listenShares = new ClientShares(options.maxSessionsPerClient());
+        this.codec = new JsonRpcCodec(options.limits().messages());
+        this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
+                options.sessions().idleTimeout(), options.sessions().eventStore(), options.serverTiming());
+        this.listenShares = new ClientShares(options.sessions().maxPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
     }
 
@@ -137,7 +137,7 @@ final class McpEndpoint {
                 return;
             }
             track(exchange);
-            if (!session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sseKeepAlive())) {
+            if (!session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive())) {
                 error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
                         "Conflict: this session already has a GET stream open");
             }
@@ -169,7 +169,7 @@ final class McpEndpoint {
             unavailable(exchange);
             return false;
         }
-        if (inFlight.incrementAndGet() > options.maxInFlight()) {
+        if (inFlight.incrementAndGet() > options.limits().maxInFlight()) {
             inFlight.decrementAndGet();
             exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
             error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
@@ -197,7 +197,7 @@ final class McpEndpoint {
             shareUsed(exchange, id, "open listens");
             return false;
         }
-        if (listens.size() >= options.maxSessions()) {
+        if (listens.size() >= options.sessions().max()) {
             listenShares.release(client);
             serverFull(exchange, id, "open listens");
             return false;
@@ -214,7 +214,7 @@ final class McpEndpoint {
         if (!admit(exchange)) {
             return;
         }
-        if (options.sseReplies()) {
+        if (options.sse().replies()) {
             exchange.sseReplies();
         }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
@@ -514,7 +514,7 @@ final class McpEndpoint {
     // ---------------------------------------------------------------- helpers
 
     String principal(HttpHeaders headers) {
-        return options.principals().principal(headers::get);
+        return options.sessions().principals().principal(headers::get);
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */
@@ -528,7 +528,7 @@ final class McpEndpoint {
     void shareUsed(HttpExchange exchange, RequestId id, String what) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
         error(exchange, HttpResponseStatus.TOO_MANY_REQUESTS, id, ErrorCodes.INTERNAL_ERROR,
-                "Too many requests: this client already holds its share of " + options.maxSessionsPerClient() + " "
+                "Too many requests: this client already holds its share of " + options.sessions().maxPerClient() + " "
                         + what + "; end one or retry later");
     }
 

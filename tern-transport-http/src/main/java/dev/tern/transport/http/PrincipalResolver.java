@@ -5,7 +5,7 @@ package dev.tern.transport.http;
  * token). A legacy session, and a stream of the 2024-11-05 transport, is bound to the principal that opened it: a
  * request carrying its id on behalf of anyone else is answered 404, as if the session did not exist. A session id
  * is never a credential. The principal is also the client whose share of the sessions, listens and SSE connections
- * a request takes ({@link HttpServerTransport.Builder#maxSessionsPerClient}); anonymous requests are counted by the
+ * a request takes ({@link HttpOptions.Sessions.Builder#maxPerClient}); anonymous requests are counted by the
  * address they come from.
  */
 @FunctionalInterface

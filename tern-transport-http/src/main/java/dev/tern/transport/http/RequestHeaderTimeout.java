@@ -13,7 +13,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 /**
  * Against slowloris on HTTP/1.1: once the first byte of a request arrives, its request line and headers must be
  * complete within the timeout, or the client gets a 408 and the connection is closed. Sits in front of the HTTP codec
- * and sees raw bytes; {@link McpHttpHandler} tells it when the headers are in and when the connection is waiting for
+ * and sees raw bytes; {@link RequestDecoder} tells it when the headers are in and when the connection is waiting for
  * the next request. An idle keep-alive connection (no byte of a new request yet) is left to the idle timeout.
  * Event-loop confined.
  */
@@ -33,6 +33,7 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
     private enum Phase { WAITING, HEADERS, BUSY }
 
     private final long timeoutNanos;
+    private final Runnable expiry = this::expired;
     private Phase phase = Phase.WAITING;
     private boolean started;
     private ScheduledFuture<?> timer;
@@ -65,15 +66,14 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
             return;
         }
         phase = Phase.HEADERS;
-        long started = System.nanoTime();
         try {
             super.channelRead(ctx, msg);
         } finally {
             // Armed only when the headers did not come in whole with this read: most requests arrive in one segment,
             // and a timer scheduled and cancelled for each of them costs the event loop a queue insertion and removal.
+            // The read took microseconds of the timeout, not worth a clock reading per request.
             if (phase == Phase.HEADERS && timer == null) {
-                long left = timeoutNanos - (System.nanoTime() - started);
-                timer = ctx.executor().schedule(this::expired, Math.max(0, left), TimeUnit.NANOSECONDS);
+                timer = ctx.executor().schedule(expiry, timeoutNanos, TimeUnit.NANOSECONDS);
             }
         }
     }

@@ -36,7 +36,7 @@ final class TlsSupport {
     private TlsSupport() {
     }
 
-    static SslContext context(HttpOptions.TlsOptions tls) {
+    static SslContext context(HttpOptions.Tls tls) {
         try {
             SslContextBuilder builder = tls.selfSigned()
                     ? SslContextBuilder.forServer(selfSigned())

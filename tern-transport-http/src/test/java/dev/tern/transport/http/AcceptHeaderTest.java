@@ -59,11 +59,11 @@ class AcceptHeaderTest {
         "applicatıon/json | false",
     })
     void jsonContentTypes(String contentType, boolean json) {
-        assertThat(McpHttpHandler.isJson(contentType)).as(contentType).isEqualTo(json);
+        assertThat(RequestDispatcher.isJson(contentType)).as(contentType).isEqualTo(json);
     }
 
     @org.junit.jupiter.api.Test
     void noContentTypeIsNotJson() {
-        assertThat(McpHttpHandler.isJson(null)).isFalse();
+        assertThat(RequestDispatcher.isJson(null)).isFalse();
     }
 }

@@ -28,7 +28,7 @@ class CancellationAndDisconnectTest {
 
     @BeforeEach
     void start() throws InterruptedException {
-        served = new Served(b -> b.maxInFlight(8));
+        served = new Served(b -> b.limits(l -> l.maxInFlight(8)));
     }
 
     @AfterEach

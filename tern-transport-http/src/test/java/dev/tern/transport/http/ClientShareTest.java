@@ -49,7 +49,7 @@ class ClientShareTest {
 
     @Test
     void aClientBeyondItsShareOfListensIsAnswered429AndTheOthersAreNotTouched() throws Exception {
-        try (Served served = new Served(b -> b.maxSessions(100).maxSessionsPerClient(2))) {
+        try (Served served = new Served(b -> b.sessions(s -> s.max(100).maxPerClient(2)))) {
             int port = served.port();
             List<RawHttp> open = new ArrayList<>();
             try {
@@ -76,7 +76,7 @@ class ClientShareTest {
 
     @Test
     void listensMultiplexedOnOneHttp2ConnectionShareTheirClientsPlaces() throws Exception {
-        try (Served served = new Served(b -> b.maxSessions(100).maxSessionsPerClient(2));
+        try (Served served = new Served(b -> b.sessions(s -> s.max(100).maxPerClient(2)));
                 RawH2 h2 = RawH2.connect(served.port())) {
             int port = served.port();
             ObjectNode params = Mcp.meta(Json.object());
@@ -107,7 +107,7 @@ class ClientShareTest {
             String auth = headers.get("authorization");
             return auth == null ? null : auth.substring("Bearer ".length());
         };
-        try (Served served = new Served(b -> b.maxSessions(100).maxSessionsPerClient(1).principals(byToken))) {
+        try (Served served = new Served(b -> b.sessions(s -> s.max(100).maxPerClient(1).principals(byToken)))) {
             int port = served.port();
             List<RawHttp> open = new ArrayList<>();
             try {
@@ -145,7 +145,7 @@ class ClientShareTest {
 
     @Test
     void aClientBeyondItsShareOfSessionsIsAnswered429UntilItEndsOne() throws Exception {
-        try (Served served = new Served(b -> b.maxSessions(100).maxSessionsPerClient(2));
+        try (Served served = new Served(b -> b.sessions(s -> s.max(100).maxPerClient(2)));
                 RawHttp a = new RawHttp(served.port(), "127.0.0.2");
                 RawHttp b = new RawHttp(served.port(), "127.0.0.3")) {
             int port = served.port();
@@ -169,8 +169,8 @@ class ClientShareTest {
 
     @Test
     void aPlaceIsGivenBackWhenTheServerIsFullWhenInitializeFailsAndWhenASessionExpires() throws Exception {
-        try (Served served = new Served(b -> b.maxSessions(2).maxSessionsPerClient(2)
-                .sessionIdleTimeout(java.time.Duration.ofMillis(400)));
+        try (Served served = new Served(b -> b.sessions(s -> s.max(2).maxPerClient(2)
+                .idleTimeout(java.time.Duration.ofMillis(400))));
                 RawHttp a = new RawHttp(served.port(), "127.0.0.2");
                 RawHttp b = new RawHttp(served.port(), "127.0.0.3")) {
             int port = served.port();
@@ -201,7 +201,8 @@ class ClientShareTest {
 
     @Test
     void aClientBeyondItsShareOf2024SseConnectionsIsAnswered429() throws Exception {
-        try (Served served = new Served(b -> b.legacySse("/sse", "/messages").maxSessions(100).maxSessionsPerClient(1))) {
+        try (Served served = new Served(b -> b.sse(s -> s.legacy("/sse", "/messages"))
+                .sessions(s -> s.max(100).maxPerClient(1)))) {
             int port = served.port();
             String get = "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: text/event-stream\r\n\r\n";
             RawHttp first = new RawHttp(port, "127.0.0.2");

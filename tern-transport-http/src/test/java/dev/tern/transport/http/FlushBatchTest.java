@@ -25,7 +25,8 @@ import io.netty.util.ReferenceCountUtil;
 /** Answers written on the event loop go out when the loop runs its tasks, one flush per connection and turn. */
 class FlushBatchTest {
     private static final HttpOptions.ConnectionLimits LIMITS = new HttpOptions.ConnectionLimits(100, 16,
-            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024 * 1024);
+            Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30),
+            1024 * 1024);
 
     private final List<EmbeddedChannel> channels = new ArrayList<>();
 

@@ -89,7 +89,7 @@ class H2SpecTest {
 
     @Test
     void tlsH2PassesH2spec() throws Exception {
-        try (Served served = new Served(HttpServerTransport.Builder::tlsSelfSigned)) {
+        try (Served served = new Served(b -> b.tls(t -> t.selfSigned()))) {
             run(served.port(), true);
         }
     }

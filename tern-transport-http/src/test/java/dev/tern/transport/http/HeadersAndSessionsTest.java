@@ -30,7 +30,8 @@ class HeadersAndSessionsTest {
 
     @BeforeEach
     void start() throws InterruptedException {
-        served = new Served(b -> b.allowOrigin("https://app.example").sessionIdleTimeout(Duration.ofMillis(300)));
+        served = new Served(b -> b.allowOrigin("https://app.example")
+                .sessions(s -> s.idleTimeout(Duration.ofMillis(300))));
     }
 
     @AfterEach

@@ -20,8 +20,8 @@ class Http2AbuseTest {
 
     @BeforeEach
     void start() throws InterruptedException {
-        served = new Served(b -> b.http2MaxResets(20, Duration.ofSeconds(30)).maxConcurrentStreams(4)
-                .http2MaxQueuedControlFrames(200).http2MaxSmallContinuationFrames(8));
+        served = new Served(b -> b.http2(h -> h.maxResets(20, Duration.ofSeconds(30)).maxConcurrentStreams(4)
+                .maxQueuedControlFrames(200).maxSmallContinuationFrames(8)));
     }
 
     @AfterEach

@@ -17,7 +17,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 /** An exchange's locking against the locks of what it calls back. */
 class HttpExchangeTest {
     private static final HttpOptions.ConnectionLimits LIMITS = new HttpOptions.ConnectionLimits(100, 16,
-            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024 * 1024);
+            Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(30),
+            1024 * 1024);
 
     private final EmbeddedChannel channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
 

@@ -52,7 +52,7 @@ class IoTransportTest {
         Duration timeouts = Duration.ofSeconds(2);
         Duration closedWithin = transport == IoTransport.IO_URING ? timeouts.multipliedBy(2) : Duration.ofSeconds(1);
         try (Served served = new Served(b -> b.ioTransport(transport)
-                .requestHeaderTimeout(timeouts).requestBodyTimeout(timeouts))) {
+                .connections(c -> c.requestHeaderTimeout(timeouts).requestBodyTimeout(timeouts)))) {
             String call = RawHttp.modernPost(served.port(), Mcp.request(1, "tools/call",
                     Mcp.meta(Mcp.toolCall("get_user", Mcp.args("id", "9")))), "Mcp-Method: tools/call\r\n"
                     + "Mcp-Name: get_user\r\n");

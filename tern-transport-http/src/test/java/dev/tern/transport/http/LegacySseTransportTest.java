@@ -185,7 +185,8 @@ class LegacySseTransportTest {
 
     @Test
     void canBeSwitchedOff() throws Exception {
-        try (HttpServerTransport only = HttpServerTransport.builder(server).port(0).noLegacySse().build().start()) {
+        try (HttpServerTransport only = HttpServerTransport.builder(server).port(0)
+                .sse(s -> s.noLegacy()).build().start()) {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(only.url().replace("/mcp", "/sse")))
                     .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(404);

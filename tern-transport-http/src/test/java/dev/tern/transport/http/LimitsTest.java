@@ -26,7 +26,7 @@ class LimitsTest {
     private static final int CAP = 64 * 1024;
 
     private static Served limited() throws InterruptedException {
-        return new Served(b -> b.limits(CodecLimits.DEFAULT.withMaxMessageBytes(CAP)));
+        return new Served(b -> b.limits(l -> l.messages(CodecLimits.DEFAULT.withMaxMessageBytes(CAP))));
     }
 
     private static void assertRejected(RawHttp.Response r, int status) {
@@ -153,7 +153,7 @@ class LimitsTest {
 
     @Test
     void row43LoadBeyondCapacityIsShedWith503AndRetryAfter() throws Exception {
-        try (Served served = new Served(b -> b.maxInFlight(2));
+        try (Served served = new Served(b -> b.limits(l -> l.maxInFlight(2)));
                 Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_2)) {
             List<CompletableFuture<Mcp.Reply>> held = new ArrayList<>();
             for (String tag : new String[] {"held-1", "held-2"}) {
@@ -181,7 +181,7 @@ class LimitsTest {
     void row43OpenListensTakeNoSlotOfTheRequestsInFlightAndAreCappedOfTheirOwn() throws Exception {
         // A 2026-07-28 listen is the stream a client keeps open, as a legacy session's GET stream: held by the clients
         // of a busy server by the thousand, it must not shed their calls, and is bounded as sessions are.
-        try (Served served = new Served(b -> b.maxInFlight(2).maxSessions(3));
+        try (Served served = new Served(b -> b.limits(l -> l.maxInFlight(2)).sessions(s -> s.max(3)));
                 Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
             int port = served.port();
             ObjectNode params = Mcp.meta(Json.object());
@@ -225,7 +225,7 @@ class LimitsTest {
 
     @Test
     void row44ConnectionFloodIsCappedPerAddressAndInTotal() throws Exception {
-        try (Served served = new Served(b -> b.maxConnectionsPerAddress(8).maxConnections(14));
+        try (Served served = new Served(b -> b.connections(c -> c.maxPerAddress(8).max(14)));
                 Mcp existing = new Mcp(served.transport, HttpClient.Version.HTTP_2)) {
             existing.assertServes();
             int port = served.port();

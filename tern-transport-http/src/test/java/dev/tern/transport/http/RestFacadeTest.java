@@ -95,6 +95,8 @@ class RestFacadeTest {
                             : RouteResponse.json(p);
                 })
                 .route("POST", "/echo", request -> RouteResponse.of(201, "application/json", request.body()))
+                .route("PUT", "/echo", request -> RouteResponse.of(200, "application/json", request.body()))
+                .route("PATCH", "/echo", request -> RouteResponse.of(200, "application/json", request.body()))
                 .route("POST", "/{a}/tools/{c}", request -> RouteResponse.json(request.pathVariables()))
                 .route("GET", "/boom", request -> {
                     throw new IOException("disk on fire");
@@ -274,6 +276,16 @@ class RestFacadeTest {
         Reply failed = get("/boom");
         assertThat(failed.status()).isEqualTo(500);
         assertThat(failed.body()).doesNotContain("fire");
+    }
+
+    @Test
+    void putAndPatchRoutesReceiveTheirBodies() {
+        for (String method : new String[] {"PUT", "PATCH"}) {
+            Reply echoed = send(HttpRequest.newBuilder(url("/echo")).header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString("{\"m\":\"" + method + "\"}")));
+            assertThat(echoed.status()).as(method).isEqualTo(200);
+            assertThat(echoed.body()).as(method).isEqualTo("{\"m\":\"" + method + "\"}");
+        }
     }
 
     @Test

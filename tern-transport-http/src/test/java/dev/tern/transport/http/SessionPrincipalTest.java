@@ -35,10 +35,10 @@ class SessionPrincipalTest {
     void start() throws InterruptedException {
         server = McpServer.builder().info("principals", "1.0.0").build();
         transport = HttpServerTransport.builder(server).port(0)
-                .principals(headers -> {
+                .sessions(s -> s.principals(headers -> {
                     String auth = headers.get("authorization");
                     return auth != null && auth.startsWith("Bearer ") ? auth.substring(7) : null;
-                })
+                }))
                 .build().start();
     }
 

@@ -22,7 +22,7 @@ class SlowPeersTest {
 
     @Test
     void row45SlowlorisHeadersGet408AndTheSlotBack() throws Exception {
-        try (Served served = new Served(b -> b.requestHeaderTimeout(Duration.ofMillis(400)))) {
+        try (Served served = new Served(b -> b.connections(c -> c.requestHeaderTimeout(Duration.ofMillis(400))))) {
             int port = served.port();
             try (RawHttp raw = new RawHttp(port)) {
                 raw.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
@@ -60,7 +60,7 @@ class SlowPeersTest {
 
     @Test
     void row45SlowBodyGets408() throws Exception {
-        try (Served served = new Served(b -> b.requestBodyTimeout(Duration.ofMillis(400)))) {
+        try (Served served = new Served(b -> b.connections(c -> c.requestBodyTimeout(Duration.ofMillis(400))))) {
             int port = served.port();
             String body = Mcp.request(1, "tools/call", Mcp.meta(toolCall("count", null)));
             try (RawHttp raw = new RawHttp(port)) {
@@ -109,7 +109,7 @@ class SlowPeersTest {
     void row45SlowBodyOfAPipelinedRequestGets408() throws Exception {
         // The second request's head and part of its body arrive with the first request, so the second is served
         // from the backlog once the first is answered, and no later read comes to start its body's clock.
-        try (Served served = new Served(b -> b.requestBodyTimeout(Duration.ofMillis(400)))) {
+        try (Served served = new Served(b -> b.connections(c -> c.requestBodyTimeout(Duration.ofMillis(400))))) {
             int port = served.port();
             String first = RawHttp.modernPost(port, Mcp.request(1, "tools/call", Mcp.meta(toolCall("get_user", args("id", "5")))),
                     "Mcp-Method: tools/call\r\nMcp-Name: get_user\r\n");
@@ -138,7 +138,8 @@ class SlowPeersTest {
 
     @Test
     void row46ClientThatStopsReadingIsDroppedAndItsWorkStops() throws Exception {
-        try (Served served = new Served(b -> b.maxBufferedResponseBytes(256 * 1024).writeTimeout(Duration.ofMillis(500)))) {
+        try (Served served = new Served(b -> b.connections(c -> c.maxBufferedResponseBytes(256 * 1024)
+                .writeTimeout(Duration.ofMillis(500))))) {
             int port = served.port();
             // HTTP/1.1, zero reads, a small receive window: the buffer bound trips, the stream is dropped, and the
             // 2026-07-28 request is cancelled (the tool stops producing).
@@ -177,7 +178,7 @@ class SlowPeersTest {
     void answeredExchangesDoNotWaitOutTheWriteTimeout() throws Exception {
         // A write watch left pending after an answer keeps its exchange (request, server channel) for the whole write
         // timeout: at thousands of calls per second that is hundreds of thousands of dead exchanges on the heap.
-        try (Served served = new Served(b -> b.writeTimeout(Duration.ofHours(1)))) {
+        try (Served served = new Served(b -> b.connections(c -> c.writeTimeout(Duration.ofHours(1))))) {
             for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_1_1, HttpClient.Version.HTTP_2)) {
                 try (Mcp mcp = new Mcp(served.transport, version)) {
                     String session = mcp.initialize("2025-11-25");

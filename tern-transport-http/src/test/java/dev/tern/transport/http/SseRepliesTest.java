@@ -13,7 +13,7 @@ class SseRepliesTest {
 
     @Test
     void answersComeAsStreamsInBothEras() throws Exception {
-        try (Served served = new Served(b -> b.sseReplies(true));
+        try (Served served = new Served(b -> b.sse(s -> s.replies(true)));
                 Mcp mcp = new Mcp(served.transport, HttpClient.Version.HTTP_1_1)) {
             Mcp.Reply modern = mcp.modern("tools/call", toolCall("get_user", args("id", "7")));
             assertThat(modern.status()).isEqualTo(200);

@@ -36,7 +36,7 @@ class TlsTest {
 
     @BeforeAll
     static void start() throws InterruptedException {
-        served = new Served(b -> b.tlsSelfSigned().tlsHandshakeTimeout(Duration.ofMillis(500)));
+        served = new Served(b -> b.tls(t -> t.selfSigned().handshakeTimeout(Duration.ofMillis(500))));
     }
 
     @AfterEach

@@ -1,0 +1,200 @@
+package dev.tern.transport.http;
+
+import dev.tern.protocol.ErrorCodes;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+/**
+ * Sends each request the {@link RequestDecoder} hands on to what serves it: the health checks, the plain routes and
+ * the REST façade ({@link HttpRoutes}), or the MCP endpoint and the 2024-11-05 HTTP+SSE endpoints (with their Host,
+ * Origin, CORS, Content-Type and Accept checks). A request with a body is dispatched on its head, so that it can be
+ * refused before the body is read; what serves the body is returned to the decoder. One per transport; immutable and
+ * thread-safe, though it runs on the event loops.
+ */
+final class RequestDispatcher {
+    private static final String JSON = "application/json";
+    private static final String MCP_ALLOWED_HEADERS = "content-type, accept, authorization, "
+            + "mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id";
+
+    /** Serves a request once its whole body has been read. */
+    interface BodyReader {
+        void read(HttpRequest head, byte[] body, HttpExchange exchange);
+    }
+
+    private final McpEndpoint endpoint;
+    private final HttpRoutes routes;
+    private final HostCheck hosts;
+    private final String mcpPath;
+    private final BodyReader mcpPost;
+    private final BodyReader legacyPost;
+
+    RequestDispatcher(McpEndpoint endpoint, HttpRoutes routes, HostCheck hosts, String mcpPath) {
+        this.endpoint = endpoint;
+        this.routes = routes;
+        this.hosts = hosts;
+        this.mcpPath = mcpPath;
+        this.mcpPost = (head, body, exchange) -> endpoint.handlePost(head.headers(), body, exchange);
+        this.legacyPost = (head, body, exchange) -> endpoint.legacySse().post(head.uri(), head.headers(), body,
+                exchange, endpoint);
+    }
+
+    /**
+     * Serves a request from its head: answers it on {@code exchange} and returns {@code null}, or returns what reads
+     * its body (the decoder applies the size limit and the body timeout first).
+     */
+    BodyReader dispatch(HttpRequest request, HttpExchange exchange) {
+        String path = pathOf(request.uri());
+        if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
+            boolean down = endpoint.draining() && !path.equals("/health/live");
+            exchange.json(down ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK,
+                    McpEndpoint.health(endpoint.draining()));
+            return null;
+        }
+        boolean legacySse = endpoint.legacySse().serves(path);
+        if (legacySse || path.equals(mcpPath)) {
+            return mcp(request, path, legacySse, exchange);
+        }
+        HttpRoutes.PathMatch match = routes.match(request);
+        if (match != null) {
+            return route(request, match, exchange);
+        }
+        endpoint.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
+                "Not found: the MCP endpoint is " + mcpPath);
+        return null;
+    }
+
+    /** Answers a request the decoder refuses (malformed, too large, too slow). */
+    void reject(HttpExchange exchange, HttpResponseStatus status, String message) {
+        endpoint.error(exchange, status, null, ErrorCodes.INVALID_REQUEST, message);
+    }
+
+    boolean draining() {
+        return endpoint.draining();
+    }
+
+    private BodyReader route(HttpRequest request, HttpRoutes.PathMatch match, HttpExchange exchange) {
+        HttpRoutes.Pending pending = routes.open(request, match, exchange, hosts, endpoint);
+        if (pending == null) {
+            return null;
+        }
+        if (!pending.wantsBody()) {
+            pending.read(request, HttpRoutes.NO_BODY, exchange);
+            return null;
+        }
+        return pending;
+    }
+
+    private BodyReader mcp(HttpRequest request, String path, boolean legacySse, HttpExchange exchange) {
+        HttpHeaders headers = request.headers();
+        if (!hosts.hostAllowed(headers.get(HttpHeaderNames.HOST))) {
+            return refuse(exchange, HttpResponseStatus.FORBIDDEN, "Forbidden: Host header not allowed");
+        }
+        String origin = headers.get(HttpHeaderNames.ORIGIN);
+        if (!hosts.originAllowed(origin)) {
+            return refuse(exchange, HttpResponseStatus.FORBIDDEN, "Forbidden: Origin not allowed");
+        }
+        if (origin != null) {
+            exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, origin)
+                    .header(HttpHeaderNames.VARY, HttpHeaderNames.ORIGIN)
+                    .header(HttpHeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS, McpEndpoint.SESSION_ID);
+        }
+        HttpMethod method = request.method();
+        if (method.equals(HttpMethod.OPTIONS)) {
+            exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "POST, GET, DELETE")
+                    .header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, MCP_ALLOWED_HEADERS)
+                    .header(HttpHeaderNames.ACCESS_CONTROL_MAX_AGE, 600);
+            exchange.empty(HttpResponseStatus.NO_CONTENT);
+            return null;
+        }
+        if (endpoint.draining()) {
+            endpoint.unavailable(exchange);
+            return null;
+        }
+        if (legacySse) {
+            return legacySse(request, path, exchange);
+        }
+        if (!method.equals(HttpMethod.POST)) {
+            endpoint.handleWithoutBody(method, headers, exchange);
+            return null;
+        }
+        if (!isJson(headers.get(HttpHeaderNames.CONTENT_TYPE))) {
+            return unsupportedMediaType(exchange);
+        }
+        if (!McpEndpoint.accepts(headers, "application/json") || !McpEndpoint.accepts(headers, "text/event-stream")) {
+            return refuse(exchange, HttpResponseStatus.NOT_ACCEPTABLE,
+                    "Not acceptable: Accept must list application/json and text/event-stream");
+        }
+        return mcpPost;
+    }
+
+    /** The deprecated HTTP+SSE transport: a GET opens the stream, messages are POSTed to the other path. */
+    private BodyReader legacySse(HttpRequest request, String path, HttpExchange exchange) {
+        HttpMethod method = request.method();
+        HttpMethod allowed = endpoint.legacySse().isMessagesPath(path) ? HttpMethod.POST : HttpMethod.GET;
+        if (!method.equals(allowed)) {
+            exchange.header(HttpHeaderNames.ALLOW, allowed);
+            return refuse(exchange, HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "Method not allowed: open the SSE stream with GET, send messages with POST");
+        }
+        if (method.equals(HttpMethod.GET)) {
+            endpoint.legacySse().open(request.headers(), exchange, endpoint);
+            return null;
+        }
+        if (!isJson(request.headers().get(HttpHeaderNames.CONTENT_TYPE))) {
+            return unsupportedMediaType(exchange);
+        }
+        return legacyPost;
+    }
+
+    private BodyReader unsupportedMediaType(HttpExchange exchange) {
+        return refuse(exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported media type: the body must be application/json");
+    }
+
+    private BodyReader refuse(HttpExchange exchange, HttpResponseStatus status, String message) {
+        endpoint.error(exchange, status, null, ErrorCodes.INVALID_REQUEST, message);
+        return null;
+    }
+
+    /** Whether a Content-Type names {@code application/json} (any case, parameters and spaces around it ignored). */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        int end = semicolon < 0 ? contentType.length() : semicolon;
+        int start = 0;
+        while (start < end && Character.isWhitespace(contentType.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(contentType.charAt(end - 1))) {
+            end--;
+        }
+        if (end - start != JSON.length()) {
+            return false;
+        }
+        for (int i = 0; i < JSON.length(); i++) {
+            char c = contentType.charAt(start + i);
+            if ((c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c) != JSON.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The decoded path of a request URI; the URI itself in the common case of a plain path. */
+    private static String pathOf(String uri) {
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '?' || c == '%' || c == '#') {
+                return new QueryStringDecoder(uri).path();
+            }
+        }
+        return uri;
+    }
+}
