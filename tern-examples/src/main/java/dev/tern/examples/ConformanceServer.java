@@ -89,7 +89,8 @@ public final class ConformanceServer {
     /**
      * How {@code slow_compute} runs as a task. The suite wants it to be a task whenever the client declares the tasks
      * extension and to run synchronously otherwise; the server makes a 2026-07-28 task only of "required" tools (and
-     * answers -32021 without the extension), so "required" is the closest it can get.
+     * answers {@link dev.tern.protocol.ErrorCodes#MISSING_CLIENT_CAPABILITY} without the extension), so "required" is
+     * the closest it can get.
      */
     static final String SLOW_COMPUTE_TASK_SUPPORT = "optional";
     static final Duration FAILING_JOB_DELAY = Duration.ofSeconds(1);

@@ -25,7 +25,9 @@ import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.PendingRequests;
+import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 import dev.tern.protocol.model.Implementation;
@@ -191,8 +193,7 @@ final class DefaultServerChannel implements ServerChannel {
     private void receiveBatch(Decoded.Batch batch) {
         LegacySession s = session;
         if (s == null || !s.version().allowsBatches()) {
-            send(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                    "Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26")), null);
+            send(new JsonRpcFailure(null, ProtocolRules.batchRefused().toError()), null);
             return;
         }
         List<Decoded.Single> requests = new ArrayList<>();
@@ -200,9 +201,8 @@ final class DefaultServerChannel implements ServerChannel {
         for (Decoded item : batch.items()) {
             switch (item) {
                 case Decoded.Single single when single.message() instanceof JsonRpcRequest r -> {
-                    if (r.method().equals("initialize")) {
-                        responses.add(new JsonRpcFailure(r.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                                "Invalid request: initialize must not be part of a batch")));
+                    if (r.method().equals(ProtocolRules.INITIALIZE)) {
+                        responses.add(new JsonRpcFailure(r.id(), ProtocolRules.initializeInBatch().toError()));
                     } else {
                         requests.add(single);
                     }
@@ -211,8 +211,7 @@ final class DefaultServerChannel implements ServerChannel {
                 case Decoded.Invalid invalid -> responses.add(invalid.failure());
                 case Decoded.Ignored ignored -> {
                 }
-                case Decoded.Batch nested -> responses.add(new JsonRpcFailure(null,
-                        JsonRpcError.of(ErrorCodes.INVALID_REQUEST, "Invalid request: nested batch")));
+                case Decoded.Batch nested -> responses.add(new JsonRpcFailure(null, ProtocolRules.nestedBatch().toError()));
             }
         }
         if (requests.isEmpty()) {
@@ -269,8 +268,7 @@ final class DefaultServerChannel implements ServerChannel {
             return;
         }
         if (listens.containsKey(request.id()) || inFlight.putIfAbsent(request.id(), exchange) != null) {
-            responder.accept(new JsonRpcFailure(request.id(), JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
-                    "Invalid request: id " + request.id() + " is already in use by a request in flight")));
+            responder.accept(new JsonRpcFailure(request.id(), ProtocolRules.idInUse(request.id()).toError()));
             return;
         }
         if (method.inline()) {
@@ -339,13 +337,13 @@ final class DefaultServerChannel implements ServerChannel {
     /** Decides the era of a request and checks what it must carry. */
     private Exchange open(JsonRpcRequest request, Consumer<JsonRpcResponse> responder) {
         ObjectNode params = request.params();
-        JsonNode meta = params == null ? null : params.get("_meta");
-        JsonNode modernVersion = meta == null ? null : meta.get(Exchange.META_PROTOCOL_VERSION);
+        JsonNode meta = params == null ? null : params.get(McpMeta.KEY);
+        JsonNode modernVersion = meta == null ? null : meta.get(McpMeta.PROTOCOL_VERSION);
         LegacySession s = session;
-        if (modernVersion != null && (s == null || !request.method().equals("initialize"))) {
+        if (modernVersion != null && (s == null || !request.method().equals(ProtocolRules.INITIALIZE))) {
             return openModern(request, meta, modernVersion, responder);
         }
-        if (request.method().equals("initialize") || s != null) {
+        if (request.method().equals(ProtocolRules.INITIALIZE) || s != null) {
             ProtocolVersion v = s != null ? s.version() : ProtocolVersion.LATEST_LEGACY;
             return new Exchange(this, request, v, s == null ? null : s.capabilities(), s == null ? null : s.clientInfo(),
                     s == null ? null : s.logLevel(), responder);
@@ -353,8 +351,7 @@ final class DefaultServerChannel implements ServerChannel {
         if (request.method().equals("ping")) {
             return new Exchange(this, request, ProtocolVersion.LATEST_LEGACY, null, null, null, responder);
         }
-        throw McpException.invalidRequest("Server not initialized: send initialize first, or a 2026-07-28 request "
-                + "carrying _meta \"" + Exchange.META_PROTOCOL_VERSION + "\"");
+        throw ProtocolRules.notInitialized();
     }
 
     private Exchange openModern(JsonRpcRequest request, JsonNode meta, JsonNode versionNode,
@@ -362,31 +359,27 @@ final class DefaultServerChannel implements ServerChannel {
         String requested = versionNode.isString() ? versionNode.stringValue() : versionNode.toString();
         ProtocolVersion version = ProtocolVersion.parse(requested).filter(ProtocolVersion::isModern).orElse(null);
         if (version == null) {
-            ObjectNode data = Json.object();
-            ArrayNode supported = data.putArray("supported");
-            ProtocolVersion.supportedIds().forEach(supported::add);
-            data.put("requested", requested);
-            throw new McpException(ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: " + requested, data);
+            throw ProtocolRules.unsupportedVersion(requested);
         }
-        JsonNode caps = meta.get(Exchange.META_CLIENT_CAPABILITIES);
+        JsonNode caps = meta.get(McpMeta.CLIENT_CAPABILITIES);
         if (!(caps instanceof ObjectNode capabilities)) {
-            throw McpException.invalidParams("Invalid params: _meta \"" + Exchange.META_CLIENT_CAPABILITIES
+            throw McpException.invalidParams("Invalid params: _meta \"" + McpMeta.CLIENT_CAPABILITIES
                     + "\" is required and must be an object");
         }
         Implementation clientInfo = null;
-        JsonNode info = meta.get(Exchange.META_CLIENT_INFO);
+        JsonNode info = meta.get(McpMeta.CLIENT_INFO);
         if (info != null) {
             clientInfo = plainImplementation(info);
             if (clientInfo == null) {
                 try {
                     clientInfo = Json.mapper().treeToValue(info, Implementation.class);
                 } catch (JacksonException e) {
-                    throw McpException.invalidParams("Invalid params: _meta \"" + Exchange.META_CLIENT_INFO + "\" is malformed");
+                    throw McpException.invalidParams("Invalid params: _meta \"" + McpMeta.CLIENT_INFO + "\" is malformed");
                 }
             }
         }
         LoggingLevel level = null;
-        JsonNode levelNode = meta.get(Exchange.META_LOG_LEVEL);
+        JsonNode levelNode = meta.get(McpMeta.LOG_LEVEL);
         if (levelNode != null) {
             level = LoggingLevel.parse(levelNode.isString() ? levelNode.stringValue() : "")
                     .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + levelNode));
@@ -472,11 +465,11 @@ final class DefaultServerChannel implements ServerChannel {
             result.put("ttlMs", read || retry ? server.config().readTtlMs() : server.config().listTtlMs());
             result.put("cacheScope", server.config().cacheScope());
         }
-        JsonNode meta = result.get("_meta");
+        JsonNode meta = result.get(McpMeta.KEY);
         if (meta == null) {
-            result.set("_meta", server.serverInfoMeta());
-        } else if (meta instanceof ObjectNode m && !m.has("io.modelcontextprotocol/serverInfo")) {
-            m.set("io.modelcontextprotocol/serverInfo", server.serverInfoMeta().get("io.modelcontextprotocol/serverInfo"));
+            result.set(McpMeta.KEY, server.serverInfoMeta());
+        } else if (meta instanceof ObjectNode m && !m.has(McpMeta.SERVER_INFO)) {
+            m.set(McpMeta.SERVER_INFO, server.serverInfoMeta().get(McpMeta.SERVER_INFO));
         }
         return result;
     }
@@ -484,7 +477,7 @@ final class DefaultServerChannel implements ServerChannel {
     private ObjectNode inputRequired(Exchange exchange, InputRequiredSignal signal) {
         ObjectNode result = Json.object();
         result.put("resultType", "input_required");
-        result.set("_meta", server.serverInfoMeta());
+        result.set(McpMeta.KEY, server.serverInfoMeta());
         ObjectNode requests = result.putObject("inputRequests");
         signal.inputRequests.forEach(requests::set);
         ObjectNode answers = exchange.answers != null ? exchange.answers : Json.object();
@@ -499,7 +492,7 @@ final class DefaultServerChannel implements ServerChannel {
     ObjectNode initialize(Exchange exchange) {
         synchronized (this) {
             if (session != null) {
-                throw McpException.invalidRequest("Invalid request: the session is already initialized");
+                throw ProtocolRules.alreadyInitialized();
             }
             ObjectNode params = exchange.params;
             JsonNode requested = params.get("protocolVersion");
@@ -594,7 +587,7 @@ final class DefaultServerChannel implements ServerChannel {
         RequestId id = exchange.request.id();
         inFlight.remove(id, exchange);
         ObjectNode ack = Json.object();
-        ack.set("_meta", subscriptionMeta(id));
+        ack.set(McpMeta.KEY, subscriptionMeta(id));
         ack.set("notifications", honoured);
         // Under the lock that close() and the notifications take to reach the listens, so the acknowledgement is the
         // listen's first message. Put before closing is read, as close() sets closing before it looks for listens:
@@ -615,15 +608,15 @@ final class DefaultServerChannel implements ServerChannel {
     private void sendListenEnd(RequestId id) {
         ObjectNode result = Json.object();
         result.put("resultType", "complete");
-        result.set("_meta", subscriptionMeta(id));
+        result.set(McpMeta.KEY, subscriptionMeta(id));
         send(new JsonRpcResult(id, result), id);
     }
 
     private static ObjectNode subscriptionMeta(RequestId id) {
         ObjectNode meta = Json.object();
         switch (id) {
-            case RequestId.NumberId n -> meta.put(Exchange.META_SUBSCRIPTION_ID, n.value());
-            case RequestId.StringId s -> meta.put(Exchange.META_SUBSCRIPTION_ID, s.value());
+            case RequestId.NumberId n -> meta.put(McpMeta.SUBSCRIPTION_ID, n.value());
+            case RequestId.StringId s -> meta.put(McpMeta.SUBSCRIPTION_ID, s.value());
         }
         return meta;
     }
@@ -634,7 +627,7 @@ final class DefaultServerChannel implements ServerChannel {
         switch (n.method()) {
             case "notifications/cancelled" -> {
                 JsonNode id = n.params() == null ? null : n.params().get("requestId");
-                RequestId requestId = id == null ? null : readId(id);
+                RequestId requestId = id == null ? null : RequestId.of(id);
                 if (requestId == null) {
                     return;
                 }
@@ -644,7 +637,7 @@ final class DefaultServerChannel implements ServerChannel {
                     return;
                 }
                 Exchange exchange = inFlight.get(requestId);
-                if (exchange != null && !exchange.request.method().equals("initialize")) {
+                if (exchange != null && !exchange.request.method().equals(ProtocolRules.INITIALIZE)) {
                     exchange.suppressed = true;
                     cancel(exchange, reason);
                 }
@@ -653,16 +646,6 @@ final class DefaultServerChannel implements ServerChannel {
             }
             default -> LOG.log(Level.DEBUG, "Ignored notification {0}", n.method());
         }
-    }
-
-    private static RequestId readId(JsonNode id) {
-        if (id.isString()) {
-            return RequestId.of(id.stringValue());
-        }
-        if (id.isIntegralNumber() && id.canConvertToLong()) {
-            return RequestId.of(id.longValue());
-        }
-        return null;
     }
 
     private void cancel(Exchange exchange, String reason) {
@@ -714,7 +697,7 @@ final class DefaultServerChannel implements ServerChannel {
                     };
                     if (wanted) {
                         ObjectNode p = Json.object();
-                        p.set("_meta", subscriptionMeta(l.id()));
+                        p.set(McpMeta.KEY, subscriptionMeta(l.id()));
                         send(new JsonRpcNotification(kind.notification, p), l.id());
                     }
                 }
@@ -736,7 +719,7 @@ final class DefaultServerChannel implements ServerChannel {
             for (Listen l : listens.values()) {
                 if (l.uris().contains(uri)) {
                     ObjectNode p = Json.object();
-                    p.set("_meta", subscriptionMeta(l.id()));
+                    p.set(McpMeta.KEY, subscriptionMeta(l.id()));
                     p.put("uri", uri);
                     send(new JsonRpcNotification("notifications/resources/updated", p), l.id());
                 }

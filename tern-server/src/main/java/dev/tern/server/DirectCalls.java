@@ -31,8 +31,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class DirectCalls {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
     private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
-    /** The JSON-RPC error a handler gets when it asks a client that did not declare the capability. */
-    private static final int MISSING_CLIENT_CAPABILITY = -32021;
 
     /** What a call does once its exchange is open, on its own thread. */
     private interface Body {
@@ -154,7 +152,7 @@ final class DirectCalls {
             return switch (e.code()) {
                 case ErrorCodes.INVALID_PARAMS -> new CallOutcome.InvalidArguments(List.of(e.getMessage()));
                 case ErrorCodes.RESOURCE_NOT_FOUND -> new CallOutcome.NotFound(e.getMessage());
-                case MISSING_CLIENT_CAPABILITY, ErrorCodes.URL_ELICITATION_REQUIRED -> new CallOutcome.NeedsClient(
+                case ErrorCodes.MISSING_CLIENT_CAPABILITY, ErrorCodes.URL_ELICITATION_REQUIRED -> new CallOutcome.NeedsClient(
                         e.getMessage() + " (a direct call has no client to ask)");
                 default -> new CallOutcome.Failed(e.getMessage());
             };

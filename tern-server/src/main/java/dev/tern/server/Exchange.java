@@ -15,6 +15,7 @@ import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.PendingRequests;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
@@ -29,12 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** One request being served: its params, era, cancellation and the way back to the client. */
 final class Exchange implements RequestContext {
-    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-    static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-    static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-    static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-    static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
     final DefaultServerChannel channel;
     final JsonRpcRequest request;
     final ProtocolVersion version;
@@ -82,7 +77,7 @@ final class Exchange implements RequestContext {
         this.request = request;
         this.version = version;
         this.params = request.params() != null ? request.params() : Json.object();
-        JsonNode m = params.get("_meta");
+        JsonNode m = params.get(McpMeta.KEY);
         this.meta = m instanceof ObjectNode o ? o : Json.object();
         this.clientCapabilities = clientCapabilities != null ? clientCapabilities : Json.object();
         this.clientInfo = clientInfo;
@@ -92,7 +87,7 @@ final class Exchange implements RequestContext {
     }
 
     private static JsonNode readProgressToken(JsonRpcRequest request) {
-        JsonNode token = request.params() == null ? null : request.params().path("_meta").get("progressToken");
+        JsonNode token = request.params() == null ? null : request.params().path(McpMeta.KEY).get(McpMeta.PROGRESS_TOKEN);
         return token != null && (token.isString() || token.isIntegralNumber()) ? token : null;
     }
 
@@ -156,7 +151,7 @@ final class Exchange implements RequestContext {
             lastProgress = progress;
         }
         ObjectNode p = Json.object();
-        p.set("progressToken", progressToken);
+        p.set(McpMeta.PROGRESS_TOKEN, progressToken);
         p.put("progress", progress);
         if (total != null) {
             p.put("total", total);
@@ -305,15 +300,14 @@ final class Exchange implements RequestContext {
             }
             ObjectNode data = Json.object();
             data.set("requiredCapabilities", required);
-            throw new McpException(-32021, "Missing required client capability: " + what, data);
+            throw new McpException(ErrorCodes.MISSING_CLIENT_CAPABILITY, "Missing required client capability: " + what, data);
         }
         throw new McpException(ErrorCodes.INVALID_REQUEST, "The client did not declare the " + what + " capability");
     }
 
     private ObjectNode withRelatedTask(ObjectNode p) {
         ObjectNode params = p == null ? Json.object() : p.deepCopy();
-        ObjectNode meta = params.has("_meta") && params.get("_meta").isObject() ? (ObjectNode) params.get("_meta")
-                : params.putObject("_meta");
+        ObjectNode meta = params.get(McpMeta.KEY) instanceof ObjectNode m ? m : params.putObject(McpMeta.KEY);
         meta.putObject(Tasks.RELATED_TASK).put("taskId", task.taskId);
         return params;
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcResult;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
@@ -36,8 +37,8 @@ import tools.jackson.databind.node.ObjectNode;
 public final class McpServer implements AutoCloseable {
     /** What {@link #warmUp} sends itself: a 2026-07-28 {@code tools/list}. */
     private static final byte[] WARM_UP_REQUEST = ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"tools/list\",\"params\":"
-            + "{\"_meta\":{\"" + Exchange.META_PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
-            + Exchange.META_CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
+            + "{\"_meta\":{\"" + McpMeta.PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
+            + McpMeta.CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
 
     private final Implementation info;
     private final String instructions;
@@ -81,7 +82,7 @@ public final class McpServer implements AutoCloseable {
         modernCapabilities.putObject("extensions").putObject(Tasks.EXTENSION);
         this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
         this.serverInfoMeta = Json.object();
-        serverInfoMeta.set("io.modelcontextprotocol/serverInfo", Json.mapper().valueToTree(info));
+        serverInfoMeta.set(McpMeta.SERVER_INFO, Json.mapper().valueToTree(info));
         this.directCalls = new DirectCalls(this);
     }
 
