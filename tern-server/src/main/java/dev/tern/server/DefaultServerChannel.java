@@ -1,31 +1,26 @@
 package dev.tern.server;
 
 import java.lang.System.Logger.Level;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.UUID;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import dev.tern.protocol.Decoded;
-import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
-import dev.tern.protocol.JsonRpcError;
 import dev.tern.protocol.JsonRpcFailure;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
-import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.McpException;
-import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.PendingRequests;
 import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
@@ -35,116 +30,71 @@ import dev.tern.protocol.model.LoggingLevel;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Serves one client connection in both eras. Cheap requests (ping, lists, discovery) are answered on the calling
- * thread; tools, reads, prompts and completions run on virtual threads with a deadline, but for calls of
- * handlers that promised not to block ({@link ToolSpec#nonBlocking()}) where the transport allows them on the calling
- * thread.
+ * Serves one client connection (a stdio pipe, a legacy HTTP session) in both eras: 2026-07-28 requests as they come,
+ * and the legacy session an {@code initialize} opens, with its requests to the client, subscriptions and batches.
+ * Keeps the requests in flight on the connection, so the client can cancel them by id and a close can end them.
  */
-final class DefaultServerChannel implements ServerChannel {
+final class DefaultServerChannel implements ServerChannel, RequestHost {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
-    private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
-    private static final VarHandle CLOSING;
-    private static final VarHandle CHANGED_KINDS;
-    private static final VarHandle IDLE_WAITERS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            CLOSING = lookup.findVarHandle(DefaultServerChannel.class, "closing", boolean.class);
-            CHANGED_KINDS = lookup.findVarHandle(DefaultServerChannel.class, "changedKinds", int.class);
-            IDLE_WAITERS = lookup.findVarHandle(DefaultServerChannel.class, "idleWaiters", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** The most resources one legacy session may subscribe to. */
+    private static final int MAX_SUBSCRIPTIONS = 10_000;
 
     private final McpServer server;
     private final Outbound outbound;
-    /** Made on first use: a stateless request's channel sends the client no request of its own. */
-    private volatile PendingRequests pending;
+    private final PendingRequests pending;
     private final Map<RequestId, Exchange> inFlight = new ConcurrentHashMap<>();
-    private final Map<RequestId, Listen> listens = new ConcurrentHashMap<>();
-    /** Made by the first {@code resources/subscribe}: most channels (every stateless request has one) never subscribe. */
-    private volatile Set<String> resourceSubscriptions;
-    /**
-     * The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}); the change
-     * that sets the first bit schedules the notification. Fields rather than objects: every stateless request has a
-     * channel, which rarely sees a change.
-     */
-    private volatile int changedKinds;
+    /** The listens opened on this connection, by request id; the server's {@link Listens} notifies them. */
+    private final Map<RequestId, Listens.Listen> listens = new ConcurrentHashMap<>();
+    private final Set<String> resourceSubscriptions = ConcurrentHashMap.newKeySet();
+    /** The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}). */
+    private final AtomicInteger changedKinds = new AtomicInteger();
     /** Threads in {@link #awaitIdle}, which waits on {@code inFlight}'s monitor; a request's end notifies only then. */
-    private volatile int idleWaiters;
+    private final AtomicInteger idleWaiters = new AtomicInteger();
 
     /** The legacy session, set by {@code initialize}. */
     private volatile LegacySession session;
-    /** Made on first use: most channels (every stateless request has one) never own a task. */
-    private volatile String ownerKey;
+    /** Who owns the legacy tasks this channel starts; made on first use. */
+    private String ownerKey;
     /** Set by the first {@link #close()}: closing answers the listens, and a transport may close on that answer. */
     private volatile boolean closing;
     private volatile boolean closed;
 
-    private record LegacySession(ProtocolVersion version, ObjectNode capabilities, Implementation clientInfo,
-            LoggingLevel logLevel) {
-        LegacySession withLogLevel(LoggingLevel level) {
-            return new LegacySession(version, capabilities, clientInfo, level);
-        }
-    }
-
-    /** A 2026-07-28 {@code subscriptions/listen} stream. */
-    private record Listen(RequestId id, boolean tools, boolean prompts, boolean resources, Set<String> uris) {
-    }
-
     DefaultServerChannel(McpServer server, Outbound outbound) {
         this.server = server;
         this.outbound = outbound;
-    }
-
-    McpServer server() {
-        return server;
+        this.pending = new PendingRequests(server.scheduler());
     }
 
     /** Who owns the legacy tasks this channel starts. */
-    String ownerKey() {
-        String key = ownerKey;
-        if (key == null) {
-            synchronized (this) {
-                key = ownerKey;
-                if (key == null) {
-                    key = java.util.UUID.randomUUID().toString();
-                    ownerKey = key;
-                }
-            }
+    synchronized String ownerKey() {
+        if (ownerKey == null) {
+            ownerKey = UUID.randomUUID().toString();
         }
-        return key;
+        return ownerKey;
     }
 
     /** Whether {@link #ownerKey()} was ever asked for, i.e. whether this channel can own a task. */
-    boolean hasOwnerKey() {
+    synchronized boolean hasOwnerKey() {
         return ownerKey != null;
     }
 
     PendingRequests pending() {
-        PendingRequests p = pending;
-        if (p == null) {
-            synchronized (this) {
-                p = pending;
-                if (p == null) {
-                    p = new PendingRequests(server.scheduler());
-                    pending = p;
-                }
-            }
-        }
-        return p;
+        return pending;
     }
 
-    void send(JsonRpcMessage message, RequestId relatedTo) {
+    @Override
+    public void send(JsonRpcMessage message, RequestId relatedTo) {
         if (!closed) {
             outbound.send(message, relatedTo);
         }
+    }
+
+    @Override
+    public Outbound outbound() {
+        return outbound;
     }
 
     @Override
@@ -178,8 +128,7 @@ final class DefaultServerChannel implements ServerChannel {
             case JsonRpcRequest r -> handleRequest(r, this::respond);
             case JsonRpcNotification n -> handleNotification(n);
             case JsonRpcResponse r -> {
-                PendingRequests p = pending;
-                if (p == null || !p.complete(r)) {
+                if (!pending.complete(r)) {
                     LOG.log(Level.DEBUG, "Dropped a response to unknown request {0}", r.id());
                 }
             }
@@ -226,7 +175,8 @@ final class DefaultServerChannel implements ServerChannel {
         }
     }
 
-    private final class BatchCollector implements Consumer<JsonRpcResponse> {
+    /** Gathers the responses to a batch's requests and sends them as one batch once the last is in. */
+    final class BatchCollector implements Consumer<JsonRpcResponse> {
         private int remaining;
         private final List<JsonRpcResponse> responses;
 
@@ -271,219 +221,47 @@ final class DefaultServerChannel implements ServerChannel {
             responder.accept(new JsonRpcFailure(request.id(), ProtocolRules.idInUse(request.id()).toError()));
             return;
         }
-        if (method.inline()) {
-            run(exchange, method);
-        } else if (outbound.runsNonBlockingHandlersInline() && Methods.callsNonBlockingHandler(exchange, method)) {
-            exchange.inline = true;
-            run(exchange, method);
-        } else {
-            HandlerDeadlines.Armed deadline = server.deadlines().arm(() -> {
-                exchange.timedOut = true;
-                cancel(exchange, "timed out");
-            });
-            Thread.ofVirtual().name("tern-request-", 0).start(() -> {
-                exchange.thread = Thread.currentThread();
-                try {
-                    if (!exchange.cancellation.isCancelled()) {
-                        run(exchange, method);
-                    } else {
-                        ObjectNode expired = exchange.timedOut ? Methods.expiredBeforeStart(exchange, method) : null;
-                        if (expired != null) {
-                            complete(exchange, new JsonRpcResult(exchange.request.id(), decorate(exchange, expired)));
-                        } else {
-                            finish(exchange);
-                        }
-                    }
-                } finally {
-                    deadline.disarm();
-                    exchange.thread = null;
-                    Thread.interrupted();
-                }
-            });
-        }
-    }
-
-    /**
-     * The common shape of client info, read without data binding (it comes with every 2026-07-28 request): an object
-     * of string members only. {@code null} for anything else, which data binding then reads or refuses.
-     */
-    private static Implementation plainImplementation(JsonNode info) {
-        if (!(info instanceof ObjectNode object) || object.has("icons")) {
-            return null;
-        }
-        String[] values = new String[5];
-        for (var member : object.properties()) {
-            int slot = switch (member.getKey()) {
-                case "name" -> 0;
-                case "title" -> 1;
-                case "version" -> 2;
-                case "description" -> 3;
-                case "websiteUrl" -> 4;
-                default -> -1;
-            };
-            if (slot < 0) {
-                continue;
-            }
-            JsonNode value = member.getValue();
-            if (value.isString()) {
-                values[slot] = value.stringValue();
-            } else if (!value.isNull()) {
-                return null;
-            }
-        }
-        return new Implementation(values[0], values[1], values[2], values[3], null, values[4]);
+        server.runner().dispatch(exchange, method);
     }
 
     /** Decides the era of a request and checks what it must carry. */
     private Exchange open(JsonRpcRequest request, Consumer<JsonRpcResponse> responder) {
-        ObjectNode params = request.params();
-        JsonNode meta = params == null ? null : params.get(McpMeta.KEY);
-        JsonNode modernVersion = meta == null ? null : meta.get(McpMeta.PROTOCOL_VERSION);
+        JsonNode modernVersion = ProtocolRules.modernVersion(request);
         LegacySession s = session;
-        if (modernVersion != null && (s == null || !request.method().equals(ProtocolRules.INITIALIZE))) {
-            return openModern(request, meta, modernVersion, responder);
+        boolean initialize = request.method().equals(ProtocolRules.INITIALIZE);
+        if (modernVersion != null && (s == null || !initialize)) {
+            return server.runner().openModern(request, modernVersion, this, this, responder);
         }
-        if (request.method().equals(ProtocolRules.INITIALIZE) || s != null) {
-            ProtocolVersion v = s != null ? s.version() : ProtocolVersion.LATEST_LEGACY;
-            return new Exchange(this, request, v, s == null ? null : s.capabilities(), s == null ? null : s.clientInfo(),
-                    s == null ? null : s.logLevel(), responder);
+        if (s != null) {
+            return new Exchange(server, this, this, request, s.version(), s.capabilities(), s.clientInfo(), s.logLevel(),
+                    responder);
         }
-        if (request.method().equals("ping")) {
-            return new Exchange(this, request, ProtocolVersion.LATEST_LEGACY, null, null, null, responder);
+        if (initialize || request.method().equals("ping")) {
+            return new Exchange(server, this, this, request, ProtocolVersion.LATEST_LEGACY, null, null, null, responder);
         }
         throw ProtocolRules.notInitialized();
     }
 
-    private Exchange openModern(JsonRpcRequest request, JsonNode meta, JsonNode versionNode,
-            Consumer<JsonRpcResponse> responder) {
-        String requested = versionNode.isString() ? versionNode.stringValue() : versionNode.toString();
-        ProtocolVersion version = ProtocolVersion.parse(requested).filter(ProtocolVersion::isModern).orElse(null);
-        if (version == null) {
-            throw ProtocolRules.unsupportedVersion(requested);
-        }
-        JsonNode caps = meta.get(McpMeta.CLIENT_CAPABILITIES);
-        if (!(caps instanceof ObjectNode capabilities)) {
-            throw McpException.invalidParams("Invalid params: _meta \"" + McpMeta.CLIENT_CAPABILITIES
-                    + "\" is required and must be an object");
-        }
-        Implementation clientInfo = null;
-        JsonNode info = meta.get(McpMeta.CLIENT_INFO);
-        if (info != null) {
-            clientInfo = plainImplementation(info);
-            if (clientInfo == null) {
-                try {
-                    clientInfo = Json.mapper().treeToValue(info, Implementation.class);
-                } catch (JacksonException e) {
-                    throw McpException.invalidParams("Invalid params: _meta \"" + McpMeta.CLIENT_INFO + "\" is malformed");
-                }
-            }
-        }
-        LoggingLevel level = null;
-        JsonNode levelNode = meta.get(McpMeta.LOG_LEVEL);
-        if (levelNode != null) {
-            level = LoggingLevel.parse(levelNode.isString() ? levelNode.stringValue() : "")
-                    .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + levelNode));
-        }
-        return new Exchange(this, request, version, capabilities, clientInfo, level, responder);
-    }
-
-    private void run(Exchange exchange, Methods.Method method) {
-        JsonRpcResponse response;
-        boolean timed = outbound.timesHandlers();
-        if (timed) {
-            exchange.handlerStarted = System.nanoTime();
-        }
-        try {
-            ObjectNode result = method.handle(exchange);
-            response = result == null ? null : new JsonRpcResult(exchange.request.id(), decorate(exchange, result));
-        } catch (InputRequiredSignal signal) {
-            response = new JsonRpcResult(exchange.request.id(), inputRequired(exchange, signal));
-        } catch (McpException e) {
-            response = new JsonRpcFailure(exchange.request.id(), e.toError());
-        } catch (Throwable t) {
-            response = failure(exchange, t);
-        }
-        if (timed) {
-            exchange.handlerEnded = System.nanoTime();
-        }
-        if (response != null || method != Methods.LISTEN) {
-            complete(exchange, response);
-        }
-    }
-
-    private JsonRpcResponse failure(Exchange exchange, Throwable t) {
-        if (exchange.timedOut) {
-            return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
-                    "Request timed out after " + server.config().handlerTimeout()));
-        }
-        if (exchange.cancellation.isCancelled() || t instanceof CancellationException) {
-            return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Request cancelled"));
-        }
-        if (t instanceof Error e && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
-            LOG.log(Level.ERROR, "Fatal error serving " + exchange.request.method(), e);
-        }
-        long reference = ERROR_REFERENCE.incrementAndGet();
-        LOG.log(Level.WARNING, "Request " + exchange.request.method() + " failed (reference " + reference + ")", t);
-        return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
-                "Internal error (reference " + reference + ")"));
-    }
-
-    private void complete(Exchange exchange, JsonRpcResponse response) {
-        exchange.finish();
+    @Override
+    public void ended(Exchange exchange) {
         inFlight.remove(exchange.request.id(), exchange);
-        if (!exchange.suppressed) {
-            if (response != null && exchange.handlerStarted != 0) {
-                outbound.served(exchange.request.id(), exchange.handlerStarted, exchange.handlerEnded);
-            }
-            exchange.responder.accept(response);
-        } else if (exchange.responder instanceof BatchCollector) {
-            exchange.responder.accept(null);
-        }
-        if (idleWaiters > 0) {
+        if (idleWaiters.get() > 0) {
             synchronized (inFlight) {
                 inFlight.notifyAll();
             }
         }
     }
 
-    private void finish(Exchange exchange) {
-        complete(exchange, new JsonRpcFailure(exchange.request.id(),
-                JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Request cancelled")));
-    }
-
-    /** Adds what 2026-07-28 results carry: resultType, cache hints, serverInfo. */
-    private ObjectNode decorate(Exchange exchange, ObjectNode result) {
-        if (!exchange.modern()) {
-            return result;
+    @Override
+    public boolean listening(Listens.Listen listen) {
+        // Under the lock close() takes to end the listens: a listen is either seen by close() or sees closing.
+        synchronized (listens) {
+            if (closing) {
+                return false;
+            }
+            listens.put(listen.id, listen);
+            return true;
         }
-        if (!result.has("resultType")) {
-            result.put("resultType", "complete");
-        }
-        if (Methods.isCacheable(exchange.request.method()) && !result.has("ttlMs")) {
-            boolean read = exchange.request.method().equals("resources/read");
-            boolean retry = exchange.params.has("inputResponses") || exchange.params.has("requestState");
-            result.put("ttlMs", read || retry ? server.config().readTtlMs() : server.config().listTtlMs());
-            result.put("cacheScope", server.config().cacheScope());
-        }
-        JsonNode meta = result.get(McpMeta.KEY);
-        if (meta == null) {
-            result.set(McpMeta.KEY, server.serverInfoMeta());
-        } else if (meta instanceof ObjectNode m && !m.has(McpMeta.SERVER_INFO)) {
-            m.set(McpMeta.SERVER_INFO, server.serverInfoMeta().get(McpMeta.SERVER_INFO));
-        }
-        return result;
-    }
-
-    private ObjectNode inputRequired(Exchange exchange, InputRequiredSignal signal) {
-        ObjectNode result = Json.object();
-        result.put("resultType", "input_required");
-        result.set(McpMeta.KEY, server.serverInfoMeta());
-        ObjectNode requests = result.putObject("inputRequests");
-        signal.inputRequests.forEach(requests::set);
-        ObjectNode answers = exchange.answers != null ? exchange.answers : Json.object();
-        String binding = RequestStateSealer.binding(exchange.request.method(), exchange.params);
-        result.put("requestState", server.sealer().seal(binding, answers));
-        return result;
     }
 
     // ---------------------------------------------------------------- lifecycle methods
@@ -535,90 +313,15 @@ final class DefaultServerChannel implements ServerChannel {
 
     ObjectNode subscribe(Exchange exchange, boolean add) {
         String uri = Methods.requireString(exchange.params, "uri");
-        Set<String> subscriptions = resourceSubscriptions;
         if (add) {
-            if (subscriptions == null) {
-                synchronized (this) {
-                    subscriptions = resourceSubscriptions;
-                    if (subscriptions == null) {
-                        subscriptions = ConcurrentHashMap.newKeySet();
-                        resourceSubscriptions = subscriptions;
-                    }
-                }
-            }
-            if (subscriptions.size() >= 10_000 && !subscriptions.contains(uri)) {
+            if (resourceSubscriptions.size() >= MAX_SUBSCRIPTIONS && !resourceSubscriptions.contains(uri)) {
                 throw McpException.invalidRequest("Invalid request: too many resource subscriptions");
             }
-            subscriptions.add(uri);
-        } else if (subscriptions != null) {
-            subscriptions.remove(uri);
+            resourceSubscriptions.add(uri);
+        } else {
+            resourceSubscriptions.remove(uri);
         }
         return Json.object();
-    }
-
-    /** {@code subscriptions/listen}: acknowledges and keeps the request open until it is cancelled. */
-    ObjectNode listen(Exchange exchange) {
-        JsonNode filter = exchange.params.path("notifications");
-        ObjectNode honoured = Json.object();
-        boolean tools = filter.path("toolsListChanged").asBoolean(false);
-        boolean prompts = filter.path("promptsListChanged").asBoolean(false);
-        boolean resources = filter.path("resourcesListChanged").asBoolean(false);
-        Set<String> uris = Set.of();
-        if (tools) {
-            honoured.put("toolsListChanged", true);
-        }
-        if (prompts) {
-            honoured.put("promptsListChanged", true);
-        }
-        if (resources) {
-            honoured.put("resourcesListChanged", true);
-        }
-        JsonNode wanted = filter.get("resourceSubscriptions");
-        if (wanted != null && wanted.isArray()) {
-            ArrayNode accepted = honoured.putArray("resourceSubscriptions");
-            Set<String> chosen = new java.util.HashSet<>();
-            for (JsonNode uri : wanted) {
-                if (uri.isString() && chosen.size() < 10_000 && chosen.add(uri.stringValue())) {
-                    accepted.add(uri.stringValue());
-                }
-            }
-            uris = Set.copyOf(chosen);
-        }
-        RequestId id = exchange.request.id();
-        inFlight.remove(id, exchange);
-        ObjectNode ack = Json.object();
-        ack.set(McpMeta.KEY, subscriptionMeta(id));
-        ack.set("notifications", honoured);
-        // Under the lock that close() and the notifications take to reach the listens, so the acknowledgement is the
-        // listen's first message. Put before closing is read, as close() sets closing before it looks for listens:
-        // one of the two sees the other, and a listen close() may have missed is ended here.
-        synchronized (listens) {
-            listens.put(id, new Listen(id, tools, prompts, resources, uris));
-            if (!closing) {
-                send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
-                return null;
-            }
-            listens.remove(id);
-        }
-        send(new JsonRpcNotification("notifications/subscriptions/acknowledged", ack), id);
-        sendListenEnd(id);
-        return null;
-    }
-
-    private void sendListenEnd(RequestId id) {
-        ObjectNode result = Json.object();
-        result.put("resultType", "complete");
-        result.set(McpMeta.KEY, subscriptionMeta(id));
-        send(new JsonRpcResult(id, result), id);
-    }
-
-    private static ObjectNode subscriptionMeta(RequestId id) {
-        ObjectNode meta = Json.object();
-        switch (id) {
-            case RequestId.NumberId n -> meta.put(McpMeta.SUBSCRIPTION_ID, n.value());
-            case RequestId.StringId s -> meta.put(McpMeta.SUBSCRIPTION_ID, s.value());
-        }
-        return meta;
     }
 
     // ---------------------------------------------------------------- notifications
@@ -632,28 +335,20 @@ final class DefaultServerChannel implements ServerChannel {
                     return;
                 }
                 String reason = n.params().path("reason").asString("cancelled by the client");
-                Listen listen = listens.remove(requestId);
+                Listens.Listen listen = listens.remove(requestId);
                 if (listen != null) {
+                    listen.drop();
                     return;
                 }
                 Exchange exchange = inFlight.get(requestId);
                 if (exchange != null && !exchange.request.method().equals(ProtocolRules.INITIALIZE)) {
                     exchange.suppressed = true;
-                    cancel(exchange, reason);
+                    RequestRunner.cancel(exchange, reason);
                 }
             }
             case "notifications/initialized", "notifications/roots/list_changed", "notifications/progress" -> {
             }
             default -> LOG.log(Level.DEBUG, "Ignored notification {0}", n.method());
-        }
-    }
-
-    private void cancel(Exchange exchange, String reason) {
-        if (exchange.cancellation.cancel(reason)) {
-            Thread t = exchange.thread;
-            if (t != null) {
-                t.interrupt();
-            }
         }
     }
 
@@ -667,63 +362,29 @@ final class DefaultServerChannel implements ServerChannel {
         send(new JsonRpcNotification("notifications/cancelled", p), relatedTo);
     }
 
-    // ---------------------------------------------------------------- server-side events
+    // ---------------------------------------------------------------- server-side events (legacy session)
 
     void listChanged(FeatureRegistry.Kind kind) {
-        if ((int) CHANGED_KINDS.getAndBitwiseOr(this, 1 << kind.ordinal()) == 0) {
+        if (session != null && changedKinds.getAndUpdate(bits -> bits | 1 << kind.ordinal()) == 0) {
             server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
                     TimeUnit.NANOSECONDS);
         }
     }
 
     private void flushListChanged() {
-        int changed = (int) CHANGED_KINDS.getAndSet(this, 0);
+        int changed = changedKinds.getAndSet(0);
         for (FeatureRegistry.Kind kind : FeatureRegistry.Kind.values()) {
-            if ((changed & (1 << kind.ordinal())) == 0) {
-                continue;
-            }
-            if (session != null) {
+            if ((changed & (1 << kind.ordinal())) != 0) {
                 send(new JsonRpcNotification(kind.notification, null), null);
-            }
-            if (listens.isEmpty()) {
-                continue;
-            }
-            synchronized (listens) {
-                for (Listen l : listens.values()) {
-                    boolean wanted = switch (kind) {
-                        case TOOLS -> l.tools();
-                        case PROMPTS -> l.prompts();
-                        case RESOURCES -> l.resources();
-                    };
-                    if (wanted) {
-                        ObjectNode p = Json.object();
-                        p.set(McpMeta.KEY, subscriptionMeta(l.id()));
-                        send(new JsonRpcNotification(kind.notification, p), l.id());
-                    }
-                }
             }
         }
     }
 
     void resourceUpdated(String uri) {
-        Set<String> subscriptions = resourceSubscriptions;
-        if (session != null && subscriptions != null && subscriptions.contains(uri)) {
+        if (session != null && resourceSubscriptions.contains(uri)) {
             ObjectNode p = Json.object();
             p.put("uri", uri);
             send(new JsonRpcNotification("notifications/resources/updated", p), null);
-        }
-        if (listens.isEmpty()) {
-            return;
-        }
-        synchronized (listens) {
-            for (Listen l : listens.values()) {
-                if (l.uris().contains(uri)) {
-                    ObjectNode p = Json.object();
-                    p.set(McpMeta.KEY, subscriptionMeta(l.id()));
-                    p.put("uri", uri);
-                    send(new JsonRpcNotification("notifications/resources/updated", p), l.id());
-                }
-            }
         }
     }
 
@@ -737,7 +398,7 @@ final class DefaultServerChannel implements ServerChannel {
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        IDLE_WAITERS.getAndAdd(this, 1);
+        idleWaiters.incrementAndGet();
         try {
             synchronized (inFlight) {
                 while (!inFlight.isEmpty()) {
@@ -749,55 +410,32 @@ final class DefaultServerChannel implements ServerChannel {
                 }
             }
         } finally {
-            IDLE_WAITERS.getAndAdd(this, -1);
+            idleWaiters.decrementAndGet();
         }
         return true;
     }
 
     @Override
     public void close() {
-        if (!CLOSING.compareAndSet(this, false, true)) {
-            return;
-        }
-        if (!listens.isEmpty()) {
-            synchronized (listens) {
-                for (Listen l : listens.values()) {
-                    if (listens.remove(l.id()) != null) {
-                        sendListenEnd(l.id());
-                    }
-                }
+        synchronized (listens) {
+            if (closing) {
+                return;
             }
+            closing = true;
+            for (Listens.Listen l : listens.values()) {
+                l.end();
+            }
+            listens.clear();
         }
         closed = true;
-        if (!inFlight.isEmpty()) {
-            for (Exchange exchange : inFlight.values()) {
-                exchange.suppressed = true;
-                cancel(exchange, "connection closed");
-            }
+        for (Exchange exchange : inFlight.values()) {
+            exchange.suppressed = true;
+            RequestRunner.cancel(exchange, "connection closed");
         }
-        PendingRequests p = pending;
-        if (p != null && p.size() > 0) {
-            p.failAll(new CancellationException("connection closed"));
+        if (pending.size() > 0) {
+            pending.failAll(new CancellationException("connection closed"));
         }
         server.tasks().ownerGone(this);
         server.detach(this);
-    }
-
-    static Map<String, String> stringMap(JsonNode node, String what) {
-        if (node == null || node.isNull()) {
-            return Map.of();
-        }
-        if (!node.isObject()) {
-            throw McpException.invalidParams("Invalid params: " + what + " must be an object");
-        }
-        Map<String, String> map = new java.util.LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> e : node.properties()) {
-            JsonNode v = e.getValue();
-            if (!v.isString()) {
-                throw McpException.invalidParams("Invalid params: " + what + "." + e.getKey() + " must be a string");
-            }
-            map.put(e.getKey(), v.stringValue());
-        }
-        return map;
     }
 }

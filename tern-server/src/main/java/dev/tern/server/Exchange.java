@@ -30,7 +30,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** One request being served: its params, era, cancellation and the way back to the client. */
 final class Exchange implements RequestContext {
+    final McpServer server;
+    /** The connection the request came on, or {@code null} for a request served on its own or a direct call. */
     final DefaultServerChannel channel;
+    final RequestHost host;
     final JsonRpcRequest request;
     final ProtocolVersion version;
     final ObjectNode params;
@@ -65,15 +68,19 @@ final class Exchange implements RequestContext {
     ObjectNode answers;
     private int inputOrdinal;
 
-    Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version, ObjectNode clientCapabilities,
-            Implementation clientInfo, LoggingLevel logLevel, Consumer<JsonRpcResponse> responder) {
-        this(channel, request, version, clientCapabilities, clientInfo, logLevel, responder, readProgressToken(request));
+    Exchange(McpServer server, DefaultServerChannel channel, RequestHost host, JsonRpcRequest request,
+            ProtocolVersion version, ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
+            Consumer<JsonRpcResponse> responder) {
+        this(server, channel, host, request, version, clientCapabilities, clientInfo, logLevel, responder,
+                readProgressToken(request));
     }
 
-    private Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version,
-            ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
+    private Exchange(McpServer server, DefaultServerChannel channel, RequestHost host, JsonRpcRequest request,
+            ProtocolVersion version, ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
             Consumer<JsonRpcResponse> responder, JsonNode progressToken) {
+        this.server = server;
         this.channel = channel;
+        this.host = host;
         this.request = request;
         this.version = version;
         this.params = request.params() != null ? request.params() : Json.object();
@@ -93,7 +100,7 @@ final class Exchange implements RequestContext {
 
     /** A copy that runs the same call as a task: its own cancellation, no response, no request-scoped messages in 2026-07-28. */
     Exchange forTask(Tasks.Running run) {
-        Exchange copy = new Exchange(channel, request, version, clientCapabilities, clientInfo,
+        Exchange copy = new Exchange(server, channel, host, request, version, clientCapabilities, clientInfo,
                 modern() ? null : logLevel, response -> {
                 }, modern() ? null : progressToken);
         copy.task = run;
@@ -169,7 +176,7 @@ final class Exchange implements RequestContext {
 
     private synchronized void sendUnlessFinished(JsonRpcNotification notification) {
         if (!finished) {
-            channel.send(notification, request.id());
+            host.send(notification, request.id());
         }
     }
 
@@ -224,7 +231,7 @@ final class Exchange implements RequestContext {
             for (Map.Entry<String, InputRequest> e : requests.entrySet()) {
                 inputRequests.put(e.getKey(), inputRequest(e.getValue().method(), adapt(e.getValue())));
             }
-            answered.putAll(channel.server().tasks().ask(task, this, inputRequests, key -> {
+            answered.putAll(server.tasks().ask(task, this, inputRequests, key -> {
                 InputRequest r = requests.get(key);
                 return sendAndWait(r.method(), withRelatedTask(adapt(r)));
             }));
@@ -318,7 +325,7 @@ final class Exchange implements RequestContext {
             throw new IllegalStateException("A non-blocking handler cannot wait for the client's answer to " + method
                     + " in a legacy session: declare it without nonBlocking");
         }
-        PendingRequests.Outgoing outgoing = channel.pending().register(channel.server().config().clientRequestTimeout());
+        PendingRequests.Outgoing outgoing = channel.pending().register(server.config().clientRequestTimeout());
         cancellation().onCancel(() -> outgoing.response().cancel(false));
         channel.send(new JsonRpcRequest(outgoing.id(), method, p), request.id());
         try {

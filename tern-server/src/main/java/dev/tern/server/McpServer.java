@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
@@ -47,7 +49,10 @@ public final class McpServer implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final HandlerDeadlines deadlines;
     private final RequestStateSealer sealer;
+    /** The open connections (stdio pipes, legacy sessions); a request served on its own has none. */
     private final Set<DefaultServerChannel> channels = ConcurrentHashMap.newKeySet();
+    private final RequestRunner runner;
+    private final Listens listens;
     private final ObjectNode capabilities;
     private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode modernCapabilities;
@@ -83,6 +88,8 @@ public final class McpServer implements AutoCloseable {
         this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
         this.serverInfoMeta = Json.object();
         serverInfoMeta.set(McpMeta.SERVER_INFO, Json.mapper().valueToTree(info));
+        this.runner = new RequestRunner(this);
+        this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
     }
 
@@ -102,6 +109,21 @@ public final class McpServer implements AutoCloseable {
         DefaultServerChannel channel = new DefaultServerChannel(this, Objects.requireNonNull(outbound, "outbound"));
         channels.add(channel);
         return channel;
+    }
+
+    /**
+     * Serves one 2026-07-28 request on its own, without a channel: its response, and the notifications sent while
+     * serving it, go to {@code outbound} with the request as {@code relatedTo}. A transport that serves such requests
+     * one by one (Streamable HTTP) uses it instead of {@link #connect}; the returned handle cancels the request, or
+     * ends the {@code subscriptions/listen} it opened, when the client goes away.
+     */
+    public StatelessRequest serve(JsonRpcRequest request, Outbound outbound) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(outbound, "outbound");
+        if (closed) {
+            throw new IllegalStateException("server is closed");
+        }
+        return runner.serve(request, outbound);
     }
 
     /** Adds or replaces a tool at run time; connected clients are told the list changed. */
@@ -212,19 +234,17 @@ public final class McpServer implements AutoCloseable {
     public boolean warmUp() {
         JsonRpcCodec codec = JsonRpcCodec.withDefaults();
         AtomicBoolean answered = new AtomicBoolean();
-        ServerChannel channel;
-        try {
-            channel = connect((message, relatedTo) -> {
-                codec.encode(message);
-                answered.set(message instanceof JsonRpcResult);
-            });
-        } catch (IllegalStateException closedAlready) {
+        if (closed || !(codec.decode(WARM_UP_REQUEST) instanceof Decoded.Single single)
+                || !(single.message() instanceof JsonRpcRequest request)) {
             return false;
         }
         try {
-            channel.receive(codec.decode(WARM_UP_REQUEST));
-        } finally {
-            channel.close();
+            serve(request, (message, relatedTo) -> {
+                codec.encode(message);
+                answered.set(message instanceof JsonRpcResult);
+            }).close();
+        } catch (IllegalStateException closedAlready) {
+            return false;
         }
         Thread.startVirtualThread(() -> {
         });
@@ -236,9 +256,10 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.resourceUpdated(uri);
         }
+        listens.resourceUpdated(uri);
     }
 
-    /** Open channels. */
+    /** Open channels: connections such as stdio pipes and legacy sessions (a request served on its own has none). */
     public int channelCount() {
         return channels.size();
     }
@@ -248,6 +269,7 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.listChanged(kind);
         }
+        listens.listChanged(kind);
     }
 
     /** Closes every channel (cancelling in-flight work) and stops the scheduler. */
@@ -257,6 +279,7 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.close();
         }
+        listens.endAll();
         directCalls.cancelAll();
         scheduler.shutdownNow();
     }
@@ -275,6 +298,14 @@ public final class McpServer implements AutoCloseable {
 
     boolean isClosed() {
         return closed;
+    }
+
+    RequestRunner runner() {
+        return runner;
+    }
+
+    Listens listens() {
+        return listens;
     }
 
     HandlerDeadlines deadlines() {

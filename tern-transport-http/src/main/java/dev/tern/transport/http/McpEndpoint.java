@@ -25,7 +25,7 @@ import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
-import dev.tern.server.ServerChannel;
+import dev.tern.server.StatelessRequest;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -52,8 +52,8 @@ final class McpEndpoint {
     private final LegacySseEndpoint legacySse;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final java.util.Set<HttpExchange> open = ConcurrentHashMap.newKeySet();
-    /** The channels of open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
-    private final Map<ServerChannel, Executor> listens = new ConcurrentHashMap<>();
+    /** The open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
+    private final Map<StatelessRequest, Executor> listens = new ConcurrentHashMap<>();
     private final ClientShares listenShares;
     private volatile boolean draining;
 
@@ -421,25 +421,21 @@ final class McpEndpoint {
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        ModernRequest outbound = new ModernRequest(request.id(), exchange);
-        ServerChannel channel = server.connect(outbound);
-        outbound.channel = channel;
-        exchange.onClientGone(channel::close);
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange));
         if (listen) {
-            listens.put(channel, exchange.executor());
-            exchange.onDone(() -> listens.remove(channel));
+            listens.put(served, exchange.executor());
+            exchange.onDone(() -> listens.remove(served));
+            if (draining) {
+                served.close();
+            }
         }
-        channel.receive(request);
-        if (listen && draining) {
-            channel.close();
-        }
+        exchange.onClientGone(served::close);
     }
 
     /** Routes what the server sends for one stateless request to its HTTP exchange. */
     private final class ModernRequest implements Outbound {
         private final RequestId id;
         private final HttpExchange exchange;
-        volatile ServerChannel channel;
 
         ModernRequest(RequestId id, HttpExchange exchange) {
             this.id = id;
@@ -469,10 +465,6 @@ final class McpEndpoint {
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
                 exchange.json(status(r), exchange.encode(codec, message));
-                ServerChannel c = channel;
-                if (c != null) {
-                    c.close();
-                }
             } else {
                 exchange.event(codec.encode(message), null, false);
             }
