@@ -245,6 +245,11 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     @Override
     public void ended(Exchange exchange) {
         inFlight.remove(exchange.request.id(), exchange);
+    }
+
+    /** Wakes {@link #awaitIdle} once the response is out, so a transport that stops on idle has written it. */
+    @Override
+    public void answered() {
         if (idleWaiters.get() > 0) {
             synchronized (inFlight) {
                 inFlight.notifyAll();

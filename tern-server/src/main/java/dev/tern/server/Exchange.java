@@ -315,7 +315,7 @@ final class Exchange implements RequestContext {
     private ObjectNode withRelatedTask(ObjectNode p) {
         ObjectNode params = p == null ? Json.object() : p.deepCopy();
         ObjectNode meta = params.get(McpMeta.KEY) instanceof ObjectNode m ? m : params.putObject(McpMeta.KEY);
-        meta.putObject(Tasks.RELATED_TASK).put("taskId", task.taskId);
+        meta.putObject(McpMeta.RELATED_TASK).put("taskId", task.taskId);
         return params;
     }
 

@@ -112,6 +112,7 @@ final class Listens {
         RequestId id = exchange.request.id();
         RequestHost host = exchange.host;
         host.ended(exchange);
+        host.answered();
         ObjectNode ack = Json.object();
         ack.set(McpMeta.KEY, subscriptionMeta(id));
         ack.set("notifications", honoured);

@@ -24,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An MCP server: its features and settings, independent of any transport. A transport {@link #connect}s a
- * {@link ServerChannel} per client connection (a stdio pipe, an HTTP session) and feeds it messages. Both protocol
- * eras are served, chosen per request. Thread-safe.
+ * {@link ServerChannel} per client connection (a stdio pipe, a legacy HTTP session) and feeds it messages, or hands a
+ * 2026-07-28 request that comes on its own (a Streamable HTTP POST) to {@link #serve}. Both protocol eras are served,
+ * chosen per request. Thread-safe.
  *
  * <pre>{@code
  * McpServer server = McpServer.builder()
@@ -84,7 +85,7 @@ public final class McpServer implements AutoCloseable {
         taskCaps.putObject("cancel");
         taskCaps.putObject("requests").putObject("tools").putObject("call");
         this.modernCapabilities = capabilities.deepCopy();
-        modernCapabilities.putObject("extensions").putObject(Tasks.EXTENSION);
+        modernCapabilities.putObject("extensions").putObject(McpMeta.TASKS_EXTENSION);
         this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
         this.serverInfoMeta = Json.object();
         serverInfoMeta.set(McpMeta.SERVER_INFO, Json.mapper().valueToTree(info));

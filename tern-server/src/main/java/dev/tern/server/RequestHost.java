@@ -15,8 +15,12 @@ interface RequestHost {
     /** The transport's side: how handlers may run and be timed. */
     Outbound outbound();
 
-    /** The request's response is out, or will never be: the host forgets it. */
+    /** The request's response is about to go out, or never will: the host forgets it, so its id is free again. */
     void ended(Exchange exchange);
+
+    /** The response of a request the host forgot ({@link #ended}) is out. */
+    default void answered() {
+    }
 
     /**
      * A {@code subscriptions/listen} request became an open listen; returns false when the host is closing, and the

@@ -224,6 +224,7 @@ final class RequestRunner {
         } else if (exchange.responder instanceof DefaultServerChannel.BatchCollector) {
             exchange.responder.accept(null);
         }
+        exchange.host.answered();
     }
 
     /** Cancels a running request: its handler sees the cancellation and, on a thread of its own, an interrupt. */
