@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +25,6 @@ import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 import dev.tern.protocol.model.Implementation;
-import dev.tern.protocol.model.LoggingLevel;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -34,13 +32,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Serves one client connection (a stdio pipe, a legacy HTTP session) in both eras: 2026-07-28 requests as they come,
- * and the legacy session an {@code initialize} opens, with its requests to the client, subscriptions and batches.
- * Keeps the requests in flight on the connection, so the client can cancel them by id and a close can end them.
+ * and the {@link LegacySession} an {@code initialize} opens, with its requests to the client and its batches. Keeps
+ * the requests in flight on the connection, so the client can cancel them by id and a close can end them.
  */
 final class DefaultServerChannel implements ServerChannel, RequestHost {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
-    /** The most resources one legacy session may subscribe to. */
-    private static final int MAX_SUBSCRIPTIONS = 10_000;
 
     private final McpServer server;
     private final Outbound outbound;
@@ -48,9 +44,6 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     private final Map<RequestId, Exchange> inFlight = new ConcurrentHashMap<>();
     /** The listens opened on this connection, by request id; the server's {@link Listens} notifies them. */
     private final Map<RequestId, Listens.Listen> listens = new ConcurrentHashMap<>();
-    private final Set<String> resourceSubscriptions = ConcurrentHashMap.newKeySet();
-    /** The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}). */
-    private final AtomicInteger changedKinds = new AtomicInteger();
     /** Threads in {@link #awaitIdle}, which waits on {@code inFlight}'s monitor; a request's end notifies only then. */
     private final AtomicInteger idleWaiters = new AtomicInteger();
 
@@ -105,7 +98,7 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     /** The negotiated legacy version, or {@code null} before {@code initialize}. */
     ProtocolVersion legacyVersion() {
         LegacySession s = session;
-        return s == null ? null : s.version();
+        return s == null ? null : s.version;
     }
 
     @Override
@@ -141,7 +134,7 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
 
     private void receiveBatch(Decoded.Batch batch) {
         LegacySession s = session;
-        if (s == null || !s.version().allowsBatches()) {
+        if (s == null || !s.version.allowsBatches()) {
             send(new JsonRpcFailure(null, ProtocolRules.batchRefused().toError()), null);
             return;
         }
@@ -233,7 +226,7 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
             return server.runner().openModern(request, modernVersion, this, this, responder);
         }
         if (s != null) {
-            return new Exchange(server, this, this, request, s.version(), s.capabilities(), s.clientInfo(), s.logLevel(),
+            return new Exchange(server, this, this, request, s.version, s.capabilities, s.clientInfo, s.logLevel(),
                     responder);
         }
         if (initialize || request.method().equals("ping")) {
@@ -293,8 +286,8 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
                 }
             }
             ProtocolVersion version = ProtocolVersion.negotiateLegacy(requested.stringValue());
-            session = new LegacySession(version, caps instanceof ObjectNode o ? o : Json.object(), clientInfo,
-                    server.config().defaultLogLevel());
+            session = new LegacySession(server, this, version, caps instanceof ObjectNode o ? o : Json.object(),
+                    clientInfo);
             ObjectNode result = Json.object();
             result.put("protocolVersion", version.id());
             result.set("capabilities", server.capabilities(version));
@@ -304,29 +297,6 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
             }
             return result;
         }
-    }
-
-    ObjectNode setLogLevel(Exchange exchange) {
-        JsonNode level = exchange.params.get("level");
-        LoggingLevel parsed = LoggingLevel.parse(level != null && level.isString() ? level.stringValue() : null)
-                .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + level));
-        synchronized (this) {
-            session = session.withLogLevel(parsed);
-        }
-        return Json.object();
-    }
-
-    ObjectNode subscribe(Exchange exchange, boolean add) {
-        String uri = Methods.requireString(exchange.params, "uri");
-        if (add) {
-            if (resourceSubscriptions.size() >= MAX_SUBSCRIPTIONS && !resourceSubscriptions.contains(uri)) {
-                throw McpException.invalidRequest("Invalid request: too many resource subscriptions");
-            }
-            resourceSubscriptions.add(uri);
-        } else {
-            resourceSubscriptions.remove(uri);
-        }
-        return Json.object();
     }
 
     // ---------------------------------------------------------------- notifications
@@ -367,29 +337,24 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
         send(new JsonRpcNotification("notifications/cancelled", p), relatedTo);
     }
 
-    // ---------------------------------------------------------------- server-side events (legacy session)
+    // ---------------------------------------------------------------- server-side events
 
-    void listChanged(FeatureRegistry.Kind kind) {
-        if (session != null && changedKinds.getAndUpdate(bits -> bits | 1 << kind.ordinal()) == 0) {
-            server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
-                    TimeUnit.NANOSECONDS);
-        }
+    /** The legacy session, or {@code null} before {@code initialize}. */
+    LegacySession session() {
+        return session;
     }
 
-    private void flushListChanged() {
-        int changed = changedKinds.getAndSet(0);
-        for (FeatureRegistry.Kind kind : FeatureRegistry.Kind.values()) {
-            if ((changed & (1 << kind.ordinal())) != 0) {
-                send(new JsonRpcNotification(kind.notification, null), null);
-            }
+    void listChanged(FeatureRegistry.Kind kind) {
+        LegacySession s = session;
+        if (s != null) {
+            s.listChanged(kind);
         }
     }
 
     void resourceUpdated(String uri) {
-        if (session != null && resourceSubscriptions.contains(uri)) {
-            ObjectNode p = Json.object();
-            p.put("uri", uri);
-            send(new JsonRpcNotification("notifications/resources/updated", p), null);
+        LegacySession s = session;
+        if (s != null) {
+            s.resourceUpdated(uri);
         }
     }
 
