@@ -20,6 +20,7 @@ import dev.tern.client.http.ConnectionListener;
 import dev.tern.client.http.HttpClientEngine;
 import dev.tern.client.http.HttpProtocol;
 import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcNotification;
@@ -57,11 +58,6 @@ import org.jspecify.annotations.Nullable;
  * many requests may be in flight at once.
  */
 public final class McpClient implements AutoCloseable {
-    private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
-    private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-    private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-    private static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-    private static final int CAPABILITY_MISSING = -32021;
 
     private final McpTransport transport;
     private final JsonMapper mapper = Json.mapper();
@@ -90,11 +86,11 @@ public final class McpClient implements AutoCloseable {
         this.listener = b.listener;
         this.logLevel = b.logLevel;
         this.modernMeta = Json.object();
-        modernMeta.put(META_VERSION, ProtocolVersion.LATEST.id());
-        modernMeta.set(META_CLIENT_INFO, mapper.valueToTree(clientInfo));
-        modernMeta.set(META_CAPABILITIES, capabilities);
+        modernMeta.put(McpMeta.PROTOCOL_VERSION, ProtocolVersion.LATEST.id());
+        modernMeta.set(McpMeta.CLIENT_INFO, mapper.valueToTree(clientInfo));
+        modernMeta.set(McpMeta.CLIENT_CAPABILITIES, capabilities);
         if (logLevel != null) {
-            modernMeta.put(META_LOG_LEVEL, logLevel.wire());
+            modernMeta.put(McpMeta.LOG_LEVEL, logLevel.wire());
         }
         this.transport = transport.apply(this::onNotification);
         if (requestedEra != Era.AUTO) {
@@ -338,7 +334,7 @@ public final class McpClient implements AutoCloseable {
             meta = modernMeta;
         }
         if (progressToken != null) {
-            meta.put("progressToken", progressToken);
+            meta.put(McpMeta.PROGRESS_TOKEN, progressToken);
         }
         copy.set("_meta", meta);
         return copy;
@@ -346,7 +342,7 @@ public final class McpClient implements AutoCloseable {
 
     private void onNotification(JsonRpcNotification n) {
         if (n.method().equals("notifications/progress") && n.params() != null) {
-            JsonNode token = n.params().get("progressToken");
+            JsonNode token = n.params().get(McpMeta.PROGRESS_TOKEN);
             Consumer<JsonNode> progress = token == null ? null : progressListeners.get(token.asString());
             if (progress != null) {
                 try {
@@ -408,7 +404,7 @@ public final class McpClient implements AutoCloseable {
             }
             return false;
         }
-        return code == ErrorCodes.HEADER_MISMATCH || code == CAPABILITY_MISSING
+        return code == ErrorCodes.HEADER_MISMATCH || code == ErrorCodes.MISSING_CLIENT_CAPABILITY
                 || code == ErrorCodes.METHOD_NOT_FOUND && reply.httpStatus() == 404;
     }
 

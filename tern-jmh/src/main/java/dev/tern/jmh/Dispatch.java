@@ -5,8 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 import dev.tern.examples.UserDirectoryServer;
 import dev.tern.protocol.CodecLimits;
+import dev.tern.protocol.Decoded;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
@@ -41,6 +43,21 @@ final class Dispatch implements Outbound {
         CompletableFuture<byte[]> reply = new CompletableFuture<>();
         pending = reply;
         channel.receive(codec.decode(request));
+        try {
+            return reply.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("no response", e);
+        }
+    }
+
+    /** Serves one 2026-07-28 request on its own, as the HTTP transport serves a POST, and waits for its encoded response. */
+    byte[] serve(McpServer server, byte[] request) {
+        CompletableFuture<byte[]> reply = new CompletableFuture<>();
+        pending = reply;
+        if (!(codec.decode(request) instanceof Decoded.Single single) || !(single.message() instanceof JsonRpcRequest r)) {
+            throw new IllegalArgumentException("not a request");
+        }
+        server.serve(r, this);
         try {
             return reply.get(10, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -21,8 +21,8 @@ import dev.tern.server.McpServer;
 import dev.tern.server.ServerChannel;
 
 /**
- * A {@code get_user} tool call from request bytes to response bytes, without a network: a 2026-07-28 request on a
- * channel of its own (as the HTTP transport serves each stateless POST), and a request on a legacy session's channel.
+ * A {@code get_user} tool call from request bytes to response bytes, without a network: a 2026-07-28 request served
+ * on its own (as the HTTP transport serves each stateless POST), and a request on a legacy session's channel.
  * Includes the hop to the handler's virtual thread, but for {@link #modernToolCallInline}: the same call with the
  * handler run on the calling thread, as the HTTP and stdio transports run the example's non-blocking tools.
  */
@@ -75,13 +75,8 @@ public class DispatchBenchmark {
         return dispatch.call(session, Messages.LEGACY_GET_USER);
     }
 
-    /** {@code request} on a channel of its own, as the HTTP transport serves a 2026-07-28 POST. */
+    /** {@code request} served on its own, without a channel, as the HTTP transport serves a 2026-07-28 POST. */
     private byte[] stateless(Dispatch through, byte[] request) {
-        ServerChannel channel = server.connect(through);
-        try {
-            return through.call(channel, request);
-        } finally {
-            channel.close();
-        }
+        return through.serve(server, request);
     }
 }

@@ -136,7 +136,7 @@ public final class JsonRpcCodec {
         RequestId id = null;
         String idProblem = null;
         if (idNode != null) {
-            id = readId(idNode);
+            id = RequestId.of(idNode);
             if (id == null) {
                 idProblem = "Invalid request: id must be a string or an integer, was " + describe(idNode);
             }
@@ -320,16 +320,6 @@ public final class JsonRpcCodec {
             case RequestId.NumberId n -> gen.writeNumberProperty("id", n.value());
             case RequestId.StringId s -> gen.writeStringProperty("id", s.value());
         }
-    }
-
-    static RequestId readId(JsonNode node) {
-        if (node.isString()) {
-            return RequestId.of(node.stringValue());
-        }
-        if (node.isIntegralNumber() && node.canConvertToLong()) {
-            return RequestId.of(node.longValue());
-        }
-        return null;
     }
 
     private Decoded constraintViolation(StreamConstraintsException e) {

@@ -78,7 +78,7 @@ final class PlainMessageReader {
                     }
                 }
                 case ID -> {
-                    id = readId(parser, value);
+                    id = RequestId.of(parser, value);
                     if (id == null) {
                         return null;
                     }
@@ -107,19 +107,6 @@ final class PlainMessageReader {
         return new Decoded.Single(id == null
                 ? new JsonRpcNotification(method, params)
                 : new JsonRpcRequest(id, method, params));
-    }
-
-    private static RequestId readId(JsonParser parser, JsonToken token) {
-        if (token == JsonToken.VALUE_STRING) {
-            return RequestId.of(parser.getString());
-        }
-        if (token == JsonToken.VALUE_NUMBER_INT) {
-            JsonParser.NumberType type = parser.getNumberType();
-            if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
-                return RequestId.of(parser.getLongValue());
-            }
-        }
-        return null;
     }
 
     /** The object whose start the parser is at, or {@code null} when it holds a name twice or an unplain value. */

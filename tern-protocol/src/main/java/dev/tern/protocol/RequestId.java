@@ -2,6 +2,10 @@ package dev.tern.protocol;
 
 import java.util.Objects;
 
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
+
 /**
  * A JSON-RPC request id. MCP allows strings and integers only; {@code null} is never an id.
  *
@@ -17,6 +21,31 @@ public sealed interface RequestId permits RequestId.NumberId, RequestId.StringId
 
     static RequestId of(String value) {
         return new StringId(value);
+    }
+
+    /** The id a JSON value stands for: a string, or an integer that fits a long; {@code null} for anything else. */
+    static RequestId of(JsonNode node) {
+        if (node.isString()) {
+            return of(node.stringValue());
+        }
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+            return of(node.longValue());
+        }
+        return null;
+    }
+
+    /** As {@link #of(JsonNode)}, for the value {@code parser} is at ({@code token}). */
+    static RequestId of(JsonParser parser, JsonToken token) {
+        if (token == JsonToken.VALUE_STRING) {
+            return of(parser.getString());
+        }
+        if (token == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser.NumberType type = parser.getNumberType();
+            if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+                return of(parser.getLongValue());
+            }
+        }
+        return null;
     }
 
     /** An integer id. */

@@ -31,4 +31,25 @@ class RequestIdTest {
         pending.put(RequestId.of("1"), "string");
         assertThat(pending).hasSize(2).containsEntry(RequestId.of(1), "number").containsEntry(RequestId.of("1"), "string");
     }
+
+    @Test
+    void aJsonValueIsAnIdOnlyWhenAStringOrAnIntegerThatFitsALong() throws Exception {
+        var mapper = Json.mapper();
+        assertThat(RequestId.of(mapper.readTree("\"a\""))).isEqualTo(RequestId.of("a"));
+        assertThat(RequestId.of(mapper.readTree("42"))).isEqualTo(RequestId.of(42));
+        assertThat(RequestId.of(mapper.readTree("-9223372036854775808"))).isEqualTo(RequestId.of(Long.MIN_VALUE));
+        for (String notAnId : new String[] {"9223372036854775808", "1.5", "true", "null", "{}", "[1]"}) {
+            assertThat(RequestId.of(mapper.readTree(notAnId))).as(notAnId).isNull();
+        }
+    }
+
+    @Test
+    void theStreamingReaderAgreesWithTheTreeOnWhatAnIdIs() throws Exception {
+        for (String value : new String[] {"\"a\"", "42", "-9223372036854775808", "9223372036854775808", "1.5", "true"}) {
+            try (var parser = Json.mapper().createParser(value)) {
+                var token = parser.nextToken();
+                assertThat(RequestId.of(parser, token)).as(value).isEqualTo(RequestId.of(Json.mapper().readTree(value)));
+            }
+        }
+    }
 }

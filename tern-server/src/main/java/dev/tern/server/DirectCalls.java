@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
@@ -31,8 +32,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class DirectCalls {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
     private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
-    /** The JSON-RPC error a handler gets when it asks a client that did not declare the capability. */
-    private static final int MISSING_CLIENT_CAPABILITY = -32021;
 
     /** What a call does once its exchange is open, on its own thread. */
     private interface Body {
@@ -40,15 +39,35 @@ final class DirectCalls {
     }
 
     private final McpServer server;
-    private final DefaultServerChannel channel;
+    /** Where the messages of a direct call would go: it has no client, so anything sent to one is dropped. */
+    private static final RequestHost NO_CLIENT = new RequestHost() {
+        private final Outbound nowhere = (message, relatedTo) -> {
+        };
+
+        @Override
+        public void send(JsonRpcMessage message, RequestId relatedTo) {
+        }
+
+        @Override
+        public Outbound outbound() {
+            return nowhere;
+        }
+
+        @Override
+        public void ended(Exchange exchange) {
+        }
+
+        @Override
+        public boolean listening(Listens.Listen listen) {
+            return false;
+        }
+    };
+
     private final AtomicLong ids = new AtomicLong();
     private final Set<Exchange> running = ConcurrentHashMap.newKeySet();
 
     DirectCalls(McpServer server) {
         this.server = server;
-        // The context handlers see; a direct call has no client, so anything sent to one is dropped.
-        this.channel = new DefaultServerChannel(server, (message, relatedTo) -> {
-        });
     }
 
     /**
@@ -106,8 +125,8 @@ final class DirectCalls {
     private CompletableFuture<CallOutcome> start(String method, ObjectNode params, boolean nonBlocking, Body body) {
         CompletableFuture<CallOutcome> outcome = new CompletableFuture<>();
         JsonRpcRequest request = new JsonRpcRequest(RequestId.of(ids.incrementAndGet()), method, params);
-        Exchange exchange = new Exchange(channel, request, ProtocolVersion.V2026_07_28, Json.object(), null, null,
-                response -> {
+        Exchange exchange = new Exchange(server, null, NO_CLIENT, request, ProtocolVersion.V2026_07_28, Json.object(),
+                null, null, response -> {
                 });
         if (server.isClosed()) {
             outcome.complete(new CallOutcome.Failed("The server is closed"));
@@ -154,7 +173,7 @@ final class DirectCalls {
             return switch (e.code()) {
                 case ErrorCodes.INVALID_PARAMS -> new CallOutcome.InvalidArguments(List.of(e.getMessage()));
                 case ErrorCodes.RESOURCE_NOT_FOUND -> new CallOutcome.NotFound(e.getMessage());
-                case MISSING_CLIENT_CAPABILITY, ErrorCodes.URL_ELICITATION_REQUIRED -> new CallOutcome.NeedsClient(
+                case ErrorCodes.MISSING_CLIENT_CAPABILITY, ErrorCodes.URL_ELICITATION_REQUIRED -> new CallOutcome.NeedsClient(
                         e.getMessage() + " (a direct call has no client to ask)");
                 default -> new CallOutcome.Failed(e.getMessage());
             };

@@ -15,6 +15,7 @@ import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.PendingRequests;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
@@ -29,13 +30,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** One request being served: its params, era, cancellation and the way back to the client. */
 final class Exchange implements RequestContext {
-    static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-    static final String META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-    static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-    static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-    static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
+    final McpServer server;
+    /** The connection the request came on, or {@code null} for a request served on its own or a direct call. */
     final DefaultServerChannel channel;
+    final RequestHost host;
     final JsonRpcRequest request;
     final ProtocolVersion version;
     final ObjectNode params;
@@ -70,19 +68,23 @@ final class Exchange implements RequestContext {
     ObjectNode answers;
     private int inputOrdinal;
 
-    Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version, ObjectNode clientCapabilities,
-            Implementation clientInfo, LoggingLevel logLevel, Consumer<JsonRpcResponse> responder) {
-        this(channel, request, version, clientCapabilities, clientInfo, logLevel, responder, readProgressToken(request));
+    Exchange(McpServer server, DefaultServerChannel channel, RequestHost host, JsonRpcRequest request,
+            ProtocolVersion version, ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
+            Consumer<JsonRpcResponse> responder) {
+        this(server, channel, host, request, version, clientCapabilities, clientInfo, logLevel, responder,
+                readProgressToken(request));
     }
 
-    private Exchange(DefaultServerChannel channel, JsonRpcRequest request, ProtocolVersion version,
-            ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
+    private Exchange(McpServer server, DefaultServerChannel channel, RequestHost host, JsonRpcRequest request,
+            ProtocolVersion version, ObjectNode clientCapabilities, Implementation clientInfo, LoggingLevel logLevel,
             Consumer<JsonRpcResponse> responder, JsonNode progressToken) {
+        this.server = server;
         this.channel = channel;
+        this.host = host;
         this.request = request;
         this.version = version;
         this.params = request.params() != null ? request.params() : Json.object();
-        JsonNode m = params.get("_meta");
+        JsonNode m = params.get(McpMeta.KEY);
         this.meta = m instanceof ObjectNode o ? o : Json.object();
         this.clientCapabilities = clientCapabilities != null ? clientCapabilities : Json.object();
         this.clientInfo = clientInfo;
@@ -92,13 +94,13 @@ final class Exchange implements RequestContext {
     }
 
     private static JsonNode readProgressToken(JsonRpcRequest request) {
-        JsonNode token = request.params() == null ? null : request.params().path("_meta").get("progressToken");
+        JsonNode token = request.params() == null ? null : request.params().path(McpMeta.KEY).get(McpMeta.PROGRESS_TOKEN);
         return token != null && (token.isString() || token.isIntegralNumber()) ? token : null;
     }
 
     /** A copy that runs the same call as a task: its own cancellation, no response, no request-scoped messages in 2026-07-28. */
     Exchange forTask(Tasks.Running run) {
-        Exchange copy = new Exchange(channel, request, version, clientCapabilities, clientInfo,
+        Exchange copy = new Exchange(server, channel, host, request, version, clientCapabilities, clientInfo,
                 modern() ? null : logLevel, response -> {
                 }, modern() ? null : progressToken);
         copy.task = run;
@@ -156,7 +158,7 @@ final class Exchange implements RequestContext {
             lastProgress = progress;
         }
         ObjectNode p = Json.object();
-        p.set("progressToken", progressToken);
+        p.set(McpMeta.PROGRESS_TOKEN, progressToken);
         p.put("progress", progress);
         if (total != null) {
             p.put("total", total);
@@ -174,7 +176,7 @@ final class Exchange implements RequestContext {
 
     private synchronized void sendUnlessFinished(JsonRpcNotification notification) {
         if (!finished) {
-            channel.send(notification, request.id());
+            host.send(notification, request.id());
         }
     }
 
@@ -229,7 +231,7 @@ final class Exchange implements RequestContext {
             for (Map.Entry<String, InputRequest> e : requests.entrySet()) {
                 inputRequests.put(e.getKey(), inputRequest(e.getValue().method(), adapt(e.getValue())));
             }
-            answered.putAll(channel.server().tasks().ask(task, this, inputRequests, key -> {
+            answered.putAll(server.tasks().ask(task, this, inputRequests, key -> {
                 InputRequest r = requests.get(key);
                 return sendAndWait(r.method(), withRelatedTask(adapt(r)));
             }));
@@ -257,7 +259,7 @@ final class Exchange implements RequestContext {
 
     @Override
     public void continueAsTask() {
-        channel.server().tasks().continueAsTask(this);
+        server.tasks().continueAsTask(this);
     }
 
     private static ObjectNode inputRequest(String method, ObjectNode params) {
@@ -310,16 +312,15 @@ final class Exchange implements RequestContext {
             }
             ObjectNode data = Json.object();
             data.set("requiredCapabilities", required);
-            throw new McpException(-32021, "Missing required client capability: " + what, data);
+            throw new McpException(ErrorCodes.MISSING_CLIENT_CAPABILITY, "Missing required client capability: " + what, data);
         }
         throw new McpException(ErrorCodes.INVALID_REQUEST, "The client did not declare the " + what + " capability");
     }
 
     private ObjectNode withRelatedTask(ObjectNode p) {
         ObjectNode params = p == null ? Json.object() : p.deepCopy();
-        ObjectNode meta = params.has("_meta") && params.get("_meta").isObject() ? (ObjectNode) params.get("_meta")
-                : params.putObject("_meta");
-        meta.putObject(Tasks.RELATED_TASK).put("taskId", task.taskId);
+        ObjectNode meta = params.get(McpMeta.KEY) instanceof ObjectNode m ? m : params.putObject(McpMeta.KEY);
+        meta.putObject(McpMeta.RELATED_TASK).put("taskId", task.taskId);
         return params;
     }
 
@@ -329,7 +330,7 @@ final class Exchange implements RequestContext {
             throw new IllegalStateException("A non-blocking handler cannot wait for the client's answer to " + method
                     + " in a legacy session: declare it without nonBlocking");
         }
-        PendingRequests.Outgoing outgoing = channel.pending().register(channel.server().config().clientRequestTimeout());
+        PendingRequests.Outgoing outgoing = channel.pending().register(server.config().clientRequestTimeout());
         cancellation().onCancel(() -> outgoing.response().cancel(false));
         channel.send(new JsonRpcRequest(outgoing.id(), method, p), request.id());
         try {

@@ -12,7 +12,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResult;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
@@ -24,8 +27,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An MCP server: its features and settings, independent of any transport. A transport {@link #connect}s a
- * {@link ServerChannel} per client connection (a stdio pipe, an HTTP session) and feeds it messages. Both protocol
- * eras are served, chosen per request. Thread-safe.
+ * {@link ServerChannel} per client connection (a stdio pipe, a legacy HTTP session) and feeds it messages, or hands a
+ * 2026-07-28 request that comes on its own (a Streamable HTTP POST) to {@link #serve}. Both protocol eras are served,
+ * chosen per request. Thread-safe.
  *
  * <pre>{@code
  * McpServer server = McpServer.builder()
@@ -39,8 +43,8 @@ import org.jspecify.annotations.Nullable;
 public final class McpServer implements AutoCloseable {
     /** What {@link #warmUp} sends itself: a 2026-07-28 {@code tools/list}. */
     private static final byte[] WARM_UP_REQUEST = ("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"tools/list\",\"params\":"
-            + "{\"_meta\":{\"" + Exchange.META_PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
-            + Exchange.META_CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
+            + "{\"_meta\":{\"" + McpMeta.PROTOCOL_VERSION + "\":\"" + ProtocolVersion.LATEST.id() + "\",\""
+            + McpMeta.CLIENT_CAPABILITIES + "\":{}}}}").getBytes(StandardCharsets.US_ASCII);
 
     private final Implementation info;
     private final String instructions;
@@ -49,7 +53,10 @@ public final class McpServer implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final HandlerDeadlines deadlines;
     private final RequestStateSealer sealer;
+    /** The open connections (stdio pipes, legacy sessions); a request served on its own has none. */
     private final Set<DefaultServerChannel> channels = ConcurrentHashMap.newKeySet();
+    private final RequestRunner runner;
+    private final Listens listens;
     private final ObjectNode capabilities;
     private final ObjectNode capabilitiesWithTasks;
     private final ObjectNode modernCapabilities;
@@ -81,10 +88,12 @@ public final class McpServer implements AutoCloseable {
         taskCaps.putObject("cancel");
         taskCaps.putObject("requests").putObject("tools").putObject("call");
         this.modernCapabilities = capabilities.deepCopy();
-        modernCapabilities.putObject("extensions").putObject(Tasks.EXTENSION);
+        modernCapabilities.putObject("extensions").putObject(McpMeta.TASKS_EXTENSION);
         this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
         this.serverInfoMeta = Json.object();
-        serverInfoMeta.set("io.modelcontextprotocol/serverInfo", Json.mapper().valueToTree(info));
+        serverInfoMeta.set(McpMeta.SERVER_INFO, Json.mapper().valueToTree(info));
+        this.runner = new RequestRunner(this);
+        this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
     }
 
@@ -104,6 +113,21 @@ public final class McpServer implements AutoCloseable {
         DefaultServerChannel channel = new DefaultServerChannel(this, Objects.requireNonNull(outbound, "outbound"));
         channels.add(channel);
         return channel;
+    }
+
+    /**
+     * Serves one 2026-07-28 request on its own, without a channel: its response, and the notifications sent while
+     * serving it, go to {@code outbound} with the request as {@code relatedTo}. A transport that serves such requests
+     * one by one (Streamable HTTP) uses it instead of {@link #connect}; the returned handle cancels the request, or
+     * ends the {@code subscriptions/listen} it opened, when the client goes away.
+     */
+    public StatelessRequest serve(JsonRpcRequest request, Outbound outbound) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(outbound, "outbound");
+        if (closed) {
+            throw new IllegalStateException("server is closed");
+        }
+        return runner.serve(request, outbound);
     }
 
     /** Adds or replaces a tool at run time; connected clients are told the list changed. */
@@ -215,19 +239,17 @@ public final class McpServer implements AutoCloseable {
     public boolean warmUp() {
         JsonRpcCodec codec = JsonRpcCodec.withDefaults();
         AtomicBoolean answered = new AtomicBoolean();
-        ServerChannel channel;
-        try {
-            channel = connect((message, relatedTo) -> {
-                codec.encode(message);
-                answered.set(message instanceof JsonRpcResult);
-            });
-        } catch (IllegalStateException closedAlready) {
+        if (closed || !(codec.decode(WARM_UP_REQUEST) instanceof Decoded.Single single)
+                || !(single.message() instanceof JsonRpcRequest request)) {
             return false;
         }
         try {
-            channel.receive(codec.decode(WARM_UP_REQUEST));
-        } finally {
-            channel.close();
+            serve(request, (message, relatedTo) -> {
+                codec.encode(message);
+                answered.set(message instanceof JsonRpcResult);
+            }).close();
+        } catch (IllegalStateException closedAlready) {
+            return false;
         }
         Thread.startVirtualThread(() -> {
         });
@@ -239,9 +261,10 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.resourceUpdated(uri);
         }
+        listens.resourceUpdated(uri);
     }
 
-    /** Open channels. */
+    /** Open channels: connections such as stdio pipes and legacy sessions (a request served on its own has none). */
     public int channelCount() {
         return channels.size();
     }
@@ -251,6 +274,7 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.listChanged(kind);
         }
+        listens.listChanged(kind);
     }
 
     /** Closes every channel (cancelling in-flight work) and stops the scheduler. */
@@ -260,6 +284,7 @@ public final class McpServer implements AutoCloseable {
         for (DefaultServerChannel c : channels) {
             c.close();
         }
+        listens.endAll();
         directCalls.cancelAll();
         scheduler.shutdownNow();
     }
@@ -278,6 +303,14 @@ public final class McpServer implements AutoCloseable {
 
     boolean isClosed() {
         return closed;
+    }
+
+    RequestRunner runner() {
+        return runner;
+    }
+
+    Listens listens() {
+        return listens;
     }
 
     HandlerDeadlines deadlines() {

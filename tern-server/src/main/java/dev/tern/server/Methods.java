@@ -39,7 +39,7 @@ final class Methods {
         }
     }
 
-    static final Method LISTEN = new Method(e -> e.channel.listen(e), true);
+    static final Method LISTEN = new Method(e -> e.server.listens().open(e), true);
 
     private static final Method TOOLS_LIST = inline(Methods::listTools);
     private static final Method TOOLS_CALL = worker(Methods::callTool);
@@ -58,19 +58,19 @@ final class Methods {
             Map.entry("resources/list", RESOURCES_LIST),
             Map.entry("resources/templates/list", TEMPLATES_LIST),
             Map.entry("resources/read", RESOURCES_READ),
-            Map.entry("resources/subscribe", inline(e -> e.channel.subscribe(e, true))),
-            Map.entry("resources/unsubscribe", inline(e -> e.channel.subscribe(e, false))),
+            Map.entry("resources/subscribe", inline(e -> e.channel.session().subscribe(e, true))),
+            Map.entry("resources/unsubscribe", inline(e -> e.channel.session().subscribe(e, false))),
             Map.entry("prompts/list", PROMPTS_LIST),
             Map.entry("prompts/get", PROMPTS_GET),
             Map.entry("completion/complete", COMPLETE),
-            Map.entry("logging/setLevel", inline(e -> e.channel.setLogLevel(e))),
-            Map.entry("tasks/get", inline(e -> e.channel.server().tasks().get(e))),
-            Map.entry("tasks/result", worker(e -> e.channel.server().tasks().result(e))),
+            Map.entry("logging/setLevel", inline(e -> e.channel.session().setLogLevel(e))),
+            Map.entry("tasks/get", inline(e -> e.server.tasks().get(e))),
+            Map.entry("tasks/result", worker(e -> e.server.tasks().result(e))),
             Map.entry("tasks/list", inline(e -> {
-                e.channel.server().tasks().requireExtension(e);
-                return e.channel.server().tasks().list(e);
+                e.server.tasks().requireExtension(e);
+                return e.server.tasks().list(e);
             })),
-            Map.entry("tasks/cancel", inline(e -> e.channel.server().tasks().cancel(e))));
+            Map.entry("tasks/cancel", inline(e -> e.server.tasks().cancel(e))));
 
     private static final Map<String, Method> MODERN = Map.ofEntries(
             Map.entry("server/discover", inline(Methods::discover)),
@@ -83,9 +83,9 @@ final class Methods {
             Map.entry("prompts/get", PROMPTS_GET),
             Map.entry("completion/complete", COMPLETE),
             Map.entry("subscriptions/listen", LISTEN),
-            Map.entry("tasks/get", inline(e -> e.channel.server().tasks().get(e))),
-            Map.entry("tasks/update", inline(e -> e.channel.server().tasks().update(e))),
-            Map.entry("tasks/cancel", inline(e -> e.channel.server().tasks().cancel(e))));
+            Map.entry("tasks/get", inline(e -> e.server.tasks().get(e))),
+            Map.entry("tasks/update", inline(e -> e.server.tasks().update(e))),
+            Map.entry("tasks/cancel", inline(e -> e.server.tasks().cancel(e))));
 
     private static final Set<String> CACHEABLE = Set.of("server/discover", "tools/list", "resources/list",
             "resources/templates/list", "prompts/list", "resources/read");
@@ -107,7 +107,7 @@ final class Methods {
      * ({@link ToolSpec#nonBlocking()}). A resource's match is kept on the exchange for the read.
      */
     static boolean callsNonBlockingHandler(Exchange e, Method method) {
-        FeatureRegistry registry = e.channel.server().registry();
+        FeatureRegistry registry = e.server.registry();
         if (method == RESOURCES_READ) {
             JsonNode uri = e.params.get("uri");
             e.resourceMatch = uri != null && uri.isString() ? registry.findResource(uri.stringValue()).orElse(null) : null;
@@ -142,8 +142,8 @@ final class Methods {
         ObjectNode result = Json.object();
         ArrayNode versions = result.putArray("supportedVersions");
         ProtocolVersion.supportedIds().forEach(versions::add);
-        result.set("capabilities", e.channel.server().capabilities(ProtocolVersion.V2026_07_28));
-        String instructions = e.channel.server().instructions();
+        result.set("capabilities", e.server.capabilities(ProtocolVersion.V2026_07_28));
+        String instructions = e.server.instructions();
         if (instructions != null) {
             result.put("instructions", instructions);
         }
@@ -152,7 +152,7 @@ final class Methods {
 
     private static ObjectNode listTools(Exchange e) {
         boolean withExecution = e.version == ProtocolVersion.V2025_11_25;
-        return list(e, e.channel.server().registry().tools(), "tools", t -> {
+        return list(e, e.server.registry().tools(), "tools", t -> {
             ObjectNode tool = Json.mapper().valueToTree(t.tool());
             if (!withExecution) {
                 tool.remove("execution");
@@ -162,16 +162,16 @@ final class Methods {
     }
 
     private static ObjectNode listResources(Exchange e) {
-        return list(e, e.channel.server().registry().resources(), "resources", r -> Json.mapper().valueToTree(r.resource()));
+        return list(e, e.server.registry().resources(), "resources", r -> Json.mapper().valueToTree(r.resource()));
     }
 
     private static ObjectNode listTemplates(Exchange e) {
-        return list(e, e.channel.server().registry().templates(), "resourceTemplates",
+        return list(e, e.server.registry().templates(), "resourceTemplates",
                 t -> Json.mapper().valueToTree(t.template()));
     }
 
     private static ObjectNode listPrompts(Exchange e) {
-        return list(e, e.channel.server().registry().prompts(), "prompts", p -> Json.mapper().valueToTree(p.prompt()));
+        return list(e, e.server.registry().prompts(), "prompts", p -> Json.mapper().valueToTree(p.prompt()));
     }
 
     /** One page of a list result: the items under {@code field} and the next cursor, if any. */
@@ -192,7 +192,7 @@ final class Methods {
             throw McpException.invalidParams("Invalid params: cursor must be a string");
         }
         return Cursors.page(all, cursor == null || cursor.isNull() ? null : cursor.stringValue(),
-                e.channel.server().config().pageSize());
+                e.server.config().pageSize());
     }
 
     // ---------------------------------------------------------------- tools
@@ -204,7 +204,7 @@ final class Methods {
             throw McpException.invalidParams("Invalid params: arguments must be an object");
         }
         ObjectNode arguments = args instanceof ObjectNode o ? o : Json.object();
-        ToolSpec tool = e.channel.server().registry().tool(name);
+        ToolSpec tool = e.server.registry().tool(name);
         if (tool == null) {
             throw McpException.invalidParams("Unknown tool: " + name);
         }
@@ -213,7 +213,7 @@ final class Methods {
         if (!violations.isEmpty()) {
             return toTree(e, CallToolResult.error("Invalid arguments for tool " + name + ": " + String.join("; ", violations)));
         }
-        Tasks tasks = e.channel.server().tasks();
+        Tasks tasks = e.server.tasks();
         if (tasks.wantsTask(e, tool)) {
             return tasks.start(e, tool, arguments);
         }
@@ -249,7 +249,7 @@ final class Methods {
 
     private static CallToolResult timedOut(Exchange e, String tool) {
         return CallToolResult.error("Tool " + tool + " did not finish within "
-                + e.channel.server().config().handlerTimeout() + " and was cancelled");
+                + e.server.config().handlerTimeout() + " and was cancelled");
     }
 
     /**
@@ -316,7 +316,7 @@ final class Methods {
     private static ObjectNode readResource(Exchange e) throws Exception {
         String uri = requireString(e.params, "uri");
         FeatureRegistry.Match match = e.resourceMatch != null ? e.resourceMatch
-                : e.channel.server().registry().findResource(uri).orElseThrow(() -> notFound(e, uri));
+                : e.server.registry().findResource(uri).orElseThrow(() -> notFound(e, uri));
         openAnswers(e);
         ReadResourceResult result = match.handler().read(e, uri, match.variables());
         if (result == null || result.contents() == null || result.contents().isEmpty()) {
@@ -336,11 +336,11 @@ final class Methods {
 
     private static ObjectNode getPrompt(Exchange e) throws Exception {
         String name = requireString(e.params, "name");
-        PromptSpec prompt = e.channel.server().registry().prompt(name);
+        PromptSpec prompt = e.server.registry().prompt(name);
         if (prompt == null) {
             throw McpException.invalidParams("Unknown prompt: " + name);
         }
-        Map<String, String> arguments = DefaultServerChannel.stringMap(e.params.get("arguments"), "arguments");
+        Map<String, String> arguments = stringMap(e.params.get("arguments"), "arguments");
         List<PromptArgument> declared = prompt.prompt().arguments() == null ? List.of() : prompt.prompt().arguments();
         List<String> missing = new ArrayList<>();
         for (PromptArgument a : declared) {
@@ -367,9 +367,9 @@ final class Methods {
         String argumentName = requireString((ObjectNode) argument, "name");
         JsonNode valueNode = argument.get("value");
         String value = valueNode != null && valueNode.isString() ? valueNode.stringValue() : "";
-        Map<String, String> context = DefaultServerChannel.stringMap(e.params.path("context").get("arguments"),
+        Map<String, String> context = stringMap(e.params.path("context").get("arguments"),
                 "context.arguments");
-        FeatureRegistry registry = e.channel.server().registry();
+        FeatureRegistry registry = e.server.registry();
         CompletionHandler completer;
         switch (ref.path("type").asString("")) {
             case "ref/prompt" -> {
@@ -418,7 +418,7 @@ final class Methods {
                 throw McpException.invalidParams("Invalid requestState: must be a string");
             }
             String binding = RequestStateSealer.binding(e.request.method(), e.params);
-            answers.setAll(e.channel.server().sealer().open(state.stringValue(), binding));
+            answers.setAll(e.server.sealer().open(state.stringValue(), binding));
         }
         if (responses != null) {
             if (!(responses instanceof ObjectNode r)) {
@@ -440,5 +440,23 @@ final class Methods {
             throw McpException.invalidParams("Invalid params: " + name + " is required and must be a string");
         }
         return v.stringValue();
+    }
+
+    static Map<String, String> stringMap(JsonNode node, String what) {
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw McpException.invalidParams("Invalid params: " + what + " must be an object");
+        }
+        Map<String, String> map = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            JsonNode v = e.getValue();
+            if (!v.isString()) {
+                throw McpException.invalidParams("Invalid params: " + what + "." + e.getKey() + " must be a string");
+            }
+            map.put(e.getKey(), v.stringValue());
+        }
+        return map;
     }
 }

@@ -500,7 +500,7 @@ final class Tasks {
     private static McpException missingExtension() {
         ObjectNode data = Json.object();
         data.putObject("requiredCapabilities").putObject("extensions").putObject(EXTENSION);
-        return new McpException(-32021, "Missing required client capability: extension " + EXTENSION, data);
+        return new McpException(ErrorCodes.MISSING_CLIENT_CAPABILITY, "Missing required client capability: extension " + EXTENSION, data);
     }
 
     static ObjectNode legacyTask(TaskRecord t) {

@@ -10,6 +10,7 @@ import dev.tern.protocol.Decoded;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
@@ -123,7 +124,7 @@ final class LegacySseEndpoint {
                 ProtocolVersion version = connection.channel.negotiatedVersion();
                 if (version == null || !version.allowsBatches()) {
                     errors.error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
-                            "Invalid request: JSON-RPC batches are only accepted in a 2025-03-26 session");
+                            ProtocolRules.batchRefused().getMessage());
                     return;
                 }
                 exchange.empty(HttpResponseStatus.ACCEPTED);

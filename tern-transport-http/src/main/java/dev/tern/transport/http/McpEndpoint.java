@@ -18,11 +18,14 @@ import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
+import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
-import dev.tern.server.ServerChannel;
+import dev.tern.server.StatelessRequest;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -49,8 +52,8 @@ final class McpEndpoint {
     private final LegacySseEndpoint legacySse;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final java.util.Set<HttpExchange> open = ConcurrentHashMap.newKeySet();
-    /** The channels of open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
-    private final Map<ServerChannel, Executor> listens = new ConcurrentHashMap<>();
+    /** The open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
+    private final Map<StatelessRequest, Executor> listens = new ConcurrentHashMap<>();
     private final ClientShares listenShares;
     private volatile boolean draining;
 
@@ -247,7 +250,7 @@ final class McpEndpoint {
             }
             return;
         }
-        if (message instanceof JsonRpcRequest r && r.method().equals("initialize") && !hasModernMeta(r)) {
+        if (message instanceof JsonRpcRequest r && ProtocolRules.opensSession(r)) {
             if (!legacyVersionHeaderOk(headers, exchange)) {
                 return;
             }
@@ -285,14 +288,12 @@ final class McpEndpoint {
     private void legacy(Session session, JsonRpcMessage message, HttpExchange exchange) {
         switch (message) {
             case JsonRpcRequest r -> {
-                if (r.method().equals("initialize")) {
-                    error(exchange, HttpResponseStatus.BAD_REQUEST, r.id(), ErrorCodes.INVALID_REQUEST,
-                            "Invalid request: the session is already initialized");
+                if (r.method().equals(ProtocolRules.INITIALIZE)) {
+                    refuse(exchange, r.id(), ProtocolRules.alreadyInitialized());
                     return;
                 }
                 if (session.hasPost(r.id())) {
-                    error(exchange, HttpResponseStatus.BAD_REQUEST, r.id(), ErrorCodes.INVALID_REQUEST,
-                            "Invalid request: id " + r.id() + " is already in use by a request in flight");
+                    refuse(exchange, r.id(), ProtocolRules.idInUse(r.id()));
                     return;
                 }
                 exchange.requestId(r.id());
@@ -304,10 +305,9 @@ final class McpEndpoint {
                 exchange.empty(HttpResponseStatus.ACCEPTED);
                 if (n.method().equals("notifications/cancelled") && n.params() != null) {
                     JsonNode id = n.params().get("requestId");
-                    if (id != null && id.isString()) {
-                        session.cancelled(RequestId.of(id.stringValue()));
-                    } else if (id != null && id.isIntegralNumber() && id.canConvertToLong()) {
-                        session.cancelled(RequestId.of(id.longValue()));
+                    RequestId cancelled = id == null ? null : RequestId.of(id);
+                    if (cancelled != null) {
+                        session.cancelled(cancelled);
                     }
                 }
             }
@@ -326,16 +326,14 @@ final class McpEndpoint {
         }
         ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
         if (version == null || !version.allowsBatches()) {
-            error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
-                    "Invalid request: JSON-RPC batches are only accepted in a 2025-03-26 session");
+            refuse(exchange, null, ProtocolRules.batchRefused());
             return;
         }
         boolean anyRequest = false;
         for (Decoded item : batch.items()) {
             if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r) {
                 if (session.hasPost(r.id())) {
-                    error(exchange, HttpResponseStatus.BAD_REQUEST, r.id(), ErrorCodes.INVALID_REQUEST,
-                            "Invalid request: id " + r.id() + " is already in use by a request in flight");
+                    refuse(exchange, r.id(), ProtocolRules.idInUse(r.id()));
                     return;
                 }
                 session.register(r.id(), exchange);
@@ -397,12 +395,11 @@ final class McpEndpoint {
             return;
         }
         JsonRpcRequest request = (JsonRpcRequest) message;
-        JsonNode metaVersion = request.params() == null ? null
-                : request.params().path("_meta").get("io.modelcontextprotocol/protocolVersion");
+        JsonNode metaVersion = ProtocolRules.modernVersion(request);
         String headerVersion = headers.get(HeaderCheck.PROTOCOL_VERSION);
         if (metaVersion == null || !metaVersion.isString()) {
             error(exchange, HttpResponseStatus.BAD_REQUEST, request.id(), ErrorCodes.INVALID_PARAMS,
-                    "Invalid params: _meta \"io.modelcontextprotocol/protocolVersion\" is required");
+                    "Invalid params: _meta \"" + McpMeta.PROTOCOL_VERSION + "\" is required");
             return;
         }
         if (headerVersion == null || !headerVersion.strip().equals(metaVersion.stringValue())) {
@@ -424,25 +421,21 @@ final class McpEndpoint {
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        ModernRequest outbound = new ModernRequest(request.id(), exchange);
-        ServerChannel channel = server.connect(outbound);
-        outbound.channel = channel;
-        exchange.onClientGone(channel::close);
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange));
         if (listen) {
-            listens.put(channel, exchange.executor());
-            exchange.onDone(() -> listens.remove(channel));
+            listens.put(served, exchange.executor());
+            exchange.onDone(() -> listens.remove(served));
+            if (draining) {
+                served.close();
+            }
         }
-        channel.receive(request);
-        if (listen && draining) {
-            channel.close();
-        }
+        exchange.onClientGone(served::close);
     }
 
     /** Routes what the server sends for one stateless request to its HTTP exchange. */
     private final class ModernRequest implements Outbound {
         private final RequestId id;
         private final HttpExchange exchange;
-        volatile ServerChannel channel;
 
         ModernRequest(RequestId id, HttpExchange exchange) {
             this.id = id;
@@ -472,10 +465,6 @@ final class McpEndpoint {
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
                 exchange.json(status(r), exchange.encode(codec, message));
-                ServerChannel c = channel;
-                if (c != null) {
-                    c.close();
-                }
             } else {
                 exchange.event(codec.encode(message), null, false);
             }
@@ -489,7 +478,8 @@ final class McpEndpoint {
         return switch (f.error().code()) {
             case ErrorCodes.METHOD_NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
             case ErrorCodes.PARSE_ERROR, ErrorCodes.INVALID_REQUEST, ErrorCodes.INVALID_PARAMS,
-                    ErrorCodes.HEADER_MISMATCH, -32021, ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION -> HttpResponseStatus.BAD_REQUEST;
+                    ErrorCodes.HEADER_MISMATCH, ErrorCodes.MISSING_CLIENT_CAPABILITY,
+                    ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION -> HttpResponseStatus.BAD_REQUEST;
             default -> HttpResponseStatus.OK;
         };
     }
@@ -508,7 +498,7 @@ final class McpEndpoint {
     }
 
     private static boolean hasModernMeta(JsonRpcRequest r) {
-        return r.params() != null && r.params().path("_meta").has("io.modelcontextprotocol/protocolVersion");
+        return ProtocolRules.isModern(r);
     }
 
     // ---------------------------------------------------------------- helpers
@@ -538,13 +528,7 @@ final class McpEndpoint {
 
     /** 400 with -32022 and the versions this server supports (the 2026-07-28 error; legacy only requires 400). */
     private void unsupportedVersion(HttpExchange exchange, RequestId id, String requested) {
-        ObjectNode data = Json.object();
-        tools.jackson.databind.node.ArrayNode supported = data.putArray("supported");
-        ProtocolVersion.supportedIds().forEach(supported::add);
-        data.put("requested", requested);
-        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id,
-                new JsonRpcError(ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: " + requested
-                        + " (supported: " + ProtocolVersion.supportedIds() + ")", data))));
+        refuse(exchange, id, ProtocolRules.unsupportedVersion(requested));
     }
 
     static boolean accepts(HttpHeaders headers, String type) {
@@ -590,6 +574,11 @@ final class McpEndpoint {
         exchange.header(HttpHeaderNames.ALLOW, "POST, GET, DELETE");
         error(exchange, HttpResponseStatus.METHOD_NOT_ALLOWED, null, ErrorCodes.INVALID_REQUEST,
                 "Method not allowed: GET and DELETE need an Mcp-Session-Id (2026-07-28 is POST only)");
+    }
+
+    /** 400 with the JSON-RPC error of a protocol rule the request broke. */
+    private void refuse(HttpExchange exchange, RequestId id, McpException broken) {
+        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id, broken.toError())));
     }
 
     void error(HttpExchange exchange, HttpResponseStatus status, RequestId id, int code, String message) {

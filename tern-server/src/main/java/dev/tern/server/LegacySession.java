@@ -1,0 +1,96 @@
+package dev.tern.server;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.McpException;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.model.Implementation;
+import dev.tern.protocol.model.LoggingLevel;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A legacy (2025-11-25 and older) session, opened by {@code initialize} on a connection: the revision and client it
+ * settled, the log level, the resources the client subscribed to, and the list changes it is told of.
+ */
+final class LegacySession {
+    /** The most resources one session may subscribe to. */
+    private static final int MAX_SUBSCRIPTIONS = 10_000;
+
+    private final McpServer server;
+    private final RequestHost connection;
+    final ProtocolVersion version;
+    final ObjectNode capabilities;
+    final Implementation clientInfo;
+    private volatile LoggingLevel logLevel;
+    private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
+    /** The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}). */
+    private final AtomicInteger changedKinds = new AtomicInteger();
+
+    LegacySession(McpServer server, RequestHost connection, ProtocolVersion version, ObjectNode capabilities,
+            Implementation clientInfo) {
+        this.server = server;
+        this.connection = connection;
+        this.version = version;
+        this.capabilities = capabilities;
+        this.clientInfo = clientInfo;
+        this.logLevel = server.config().defaultLogLevel();
+    }
+
+    LoggingLevel logLevel() {
+        return logLevel;
+    }
+
+    /** {@code logging/setLevel}. */
+    ObjectNode setLogLevel(Exchange exchange) {
+        JsonNode level = exchange.params.get("level");
+        logLevel = LoggingLevel.parse(level != null && level.isString() ? level.stringValue() : null)
+                .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + level));
+        return Json.object();
+    }
+
+    /** {@code resources/subscribe} and {@code resources/unsubscribe}. */
+    ObjectNode subscribe(Exchange exchange, boolean add) {
+        String uri = Methods.requireString(exchange.params, "uri");
+        if (add) {
+            if (subscriptions.size() >= MAX_SUBSCRIPTIONS && !subscriptions.contains(uri)) {
+                throw McpException.invalidRequest("Invalid request: too many resource subscriptions");
+            }
+            subscriptions.add(uri);
+        } else {
+            subscriptions.remove(uri);
+        }
+        return Json.object();
+    }
+
+    /** Coalesces the changes of a window ({@link ServerConfig#listChangedDelay()}) into one notification per kind. */
+    void listChanged(FeatureRegistry.Kind kind) {
+        if (changedKinds.getAndUpdate(bits -> bits | 1 << kind.ordinal()) == 0) {
+            server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void flushListChanged() {
+        int changed = changedKinds.getAndSet(0);
+        for (FeatureRegistry.Kind kind : FeatureRegistry.Kind.values()) {
+            if ((changed & (1 << kind.ordinal())) != 0) {
+                connection.send(new JsonRpcNotification(kind.notification, null), null);
+            }
+        }
+    }
+
+    void resourceUpdated(String uri) {
+        if (subscriptions.contains(uri)) {
+            ObjectNode p = Json.object();
+            p.put("uri", uri);
+            connection.send(new JsonRpcNotification("notifications/resources/updated", p), null);
+        }
+    }
+}
