@@ -10,8 +10,9 @@ PEERS_WORK="$PEERS_DIR/target"
 # Every peer, in the order run benches them. Tern comes first: its get_user answer is the reference.
 PEERS_ALL="tern tern-sessions java-sdk-stateless java-sdk-sessions typescript-stateless typescript-sessions quarkus"
 # Known, but measured only when named (not in bench/peers/run's default list): Tern with a transport that is not its
-# default.
-PEERS_OPTIONAL="tern-io_uring"
+# default, and Vert.x, the floor of bench/peers/run --wrk (a REST route and a minimal MCP endpoint that answers
+# get_user alone, so no tools/list for tern bench's check).
+PEERS_OPTIONAL="tern-io_uring vertx"
 
 # The memory settings of Tern's ./tern launcher (bin/jvm-flags.sh: heap, collector, exit on OOM), given to every JVM of
 # the comparison; PEERS_JAVA_OPTS adds to them for all (Tern gets it as TERN_JAVA_OPTS), replacing those it names.
@@ -45,6 +46,7 @@ peer_description() {
     typescript-stateless) echo "MCP TypeScript SDK, StreamableHTTPServerTransport without sessions (server per request)" ;;
     typescript-sessions) echo "MCP TypeScript SDK, StreamableHTTPServerTransport with sessions" ;;
     quarkus) echo "Quarkus MCP server (quarkus-mcp-server-http), Streamable HTTP with sessions" ;;
+    vertx) echo "Vert.x 5: GET /users/:id, and a minimal stateless MCP endpoint (get_user as text content only)" ;;
   esac
 }
 
@@ -53,18 +55,24 @@ peer_description() {
 # one, since the TypeScript SDK refuses the 2026-07-28 protocol version header).
 peer_era() {
   case "$1" in
-    tern | tern-io_uring) echo modern ;;
+    tern | tern-io_uring | vertx) echo modern ;;
     *) echo legacy ;;
   esac
 }
 
-# Which build a peer needs: tern, java-sdk, typescript or quarkus.
+# Whether a peer answers get_user alone, as text content only (bench/peers/probe.mjs --minimal).
+peer_is_minimal() {
+  [ "$1" = vertx ]
+}
+
+# Which build a peer needs: tern, java-sdk, typescript, quarkus or vertx.
 peer_build() {
   case "$1" in
     tern | tern-sessions | tern-io_uring) echo tern ;;
     java-sdk-*) echo java-sdk ;;
     typescript-*) echo typescript ;;
     quarkus) echo quarkus ;;
+    vertx) echo vertx ;;
   esac
 }
 
@@ -74,6 +82,7 @@ peer_artifact() {
     java-sdk) echo "$PEERS_DIR/java-sdk/target/peer-java-sdk.jar" ;;
     typescript) echo "$PEERS_DIR/typescript/node_modules/.installed" ;;
     quarkus) echo "$PEERS_DIR/quarkus/target/quarkus-app/quarkus-run.jar" ;;
+    vertx) echo "$PEERS_DIR/vertx/target/peer-vertx.jar" ;;
   esac
 }
 
@@ -103,6 +112,9 @@ peer_command() {
     quarkus)
       PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}" "-Dquarkus.http.port=$port"
         -jar "$PEERS_DIR/quarkus/target/quarkus-app/quarkus-run.jar") ;;
+    vertx)
+      PEER_CMD=("$JAVA_HOME/bin/java" "${PEERS_JVM_FLAGS[@]}" "${java_opts[@]}"
+        -jar "$PEERS_DIR/vertx/target/peer-vertx.jar" "$port") ;;
     *)
       peers_die "unknown peer '$name' (expected one of: $PEERS_ALL $PEERS_OPTIONAL)" ;;
   esac
@@ -164,4 +176,18 @@ peers_rss_mib() {
   else
     echo "-"
   fi
+}
+
+# Makes sure wrk (the load generator of bench/peers/run --wrk) is on PATH: on Debian, as root, installs its package.
+peers_require_wrk() {
+  command -v wrk >/dev/null && return 0
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "peers: installing wrk (apt-get install wrk)" >&2
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >"$PEERS_WORK/logs/apt-wrk.log" 2>&1 ||
+      { apt-get update -qq >>"$PEERS_WORK/logs/apt-wrk.log" 2>&1 &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >>"$PEERS_WORK/logs/apt-wrk.log" 2>&1; }; then
+      return 0
+    fi
+  fi
+  peers_die "wrk is needed (Debian: apt-get install wrk; elsewhere https://github.com/wg/wrk)"
 }

@@ -11,13 +11,15 @@
 // an exchange fails or get_user answers anything but the record.
 //
 //   node probe.mjs --url URL [--era legacy|modern] [--id 42[,7,...]] [--expect FILE] [--save FILE]
-//                  [--wait-ms N] [--started-at-ms EPOCH_MS] [--keep-session] [--quiet]
+//                  [--wait-ms N] [--started-at-ms EPOCH_MS] [--keep-session] [--minimal] [--quiet]
 //
 // --wait-ms retries the first request until the server answers (connection refused, 5xx) or the time is up;
 // --started-at-ms makes the summary carry startupMs, from then to the end of the first successful get_user;
 // --id asks get_user for each user listed; --save writes the answers' content and structuredContent to FILE, by id;
 // --expect compares them with such a file; --keep-session leaves a legacy session open after a successful
-// exchange and puts its id in the summary (sessionId), for a load generator to send requests in it.
+// exchange and puts its id in the summary (sessionId), for a load generator to send requests in it; --minimal is for
+// an endpoint that answers get_user alone, as text content only: no structuredContent expected, no tools/list, no echo,
+// and --expect compares the text alone.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +48,7 @@ function parseArgs(argv) {
       case '--wait-ms': options.waitMs = Number(value()); break;
       case '--started-at-ms': options.startedAtMs = Number(value()); break;
       case '--keep-session': options.keepSession = true; break;
+      case '--minimal': options.minimal = true; break;
       case '--quiet': options.quiet = true; break;
       default: throw new Error(`unknown option ${name}`);
     }
@@ -216,10 +219,14 @@ async function exchange(options) {
       }
       const result = call.result;
       const text = result.content?.[0]?.text;
-      if (result.isError || typeof text !== 'string' || !result.structuredContent) {
+      if (result.isError || typeof text !== 'string' || !(result.structuredContent || options.minimal)) {
         throw new Error(`get_user ${id}: not a user record: ${JSON.stringify(result).slice(0, 300)}`);
       }
-      if (canonical(JSON.parse(text)) !== canonical(result.structuredContent)) {
+      if (options.minimal) {
+        if (JSON.parse(text).id !== id) {
+          throw new Error(`get_user ${id}: not the user asked for: ${text.slice(0, 300)}`);
+        }
+      } else if (canonical(JSON.parse(text)) !== canonical(result.structuredContent)) {
         throw new Error(`get_user ${id}: the text block and structuredContent differ`);
       }
       if (summary.getUser === undefined) {
@@ -228,7 +235,7 @@ async function exchange(options) {
           contentType: call.contentType,
           responseBytes: call.bytes,
           textBytes: Buffer.byteLength(text),
-          structuredBytes: Buffer.byteLength(JSON.stringify(result.structuredContent)),
+          structuredBytes: result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0,
         };
       }
       const record = { content: result.content, structuredContent: result.structuredContent };
@@ -239,7 +246,8 @@ async function exchange(options) {
           throw new Error(`get_user ${id}: no reference answer in ${options.expect}`);
         }
         // Key order inside the content block may differ between JSON libraries; the record's text may not.
-        if (canonical(record) !== canonical(reference) || text !== reference.content?.[0]?.text) {
+        const same = options.minimal || canonical(record) === canonical(reference);
+        if (!same || text !== reference.content?.[0]?.text) {
           throw new Error(`get_user ${id}: answer differs from the reference\n  served:   ${JSON.stringify(record)}\n  expected: ${JSON.stringify(reference)}`);
         }
       }
@@ -252,6 +260,10 @@ async function exchange(options) {
       writeFileSync(options.save, JSON.stringify(records) + '\n');
     }
 
+    if (options.minimal) {
+      summary.ok = true;
+      return summary;
+    }
     const list = await client.request('tools/list');
     const reference = JSON.parse(readFileSync(join(here, 'shared', 'tools.json'), 'utf8')).tools;
     summary.schemaDifferences = [];

@@ -6,6 +6,7 @@
 --                    agreed on) in the session MCP_SESSION_ID names (unset or empty: a stateless server)
 --
 -- Every request has an id of its own (in a session, an id may not be reused while its request is in flight).
+-- WRK_DELAY_MS, when set, makes each connection wait that long between a reply and its next request (a fixed pace).
 --
 --   MCP_ERA=modern wrk -t1 -c32 -d30s -s bench/peers/wrk-call.lua http://127.0.0.1:PORT/mcp
 local era = os.getenv("MCP_ERA") or "legacy"
@@ -43,4 +44,11 @@ end
 function request()
   next_id = next_id + 1
   return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. next_id .. after_id)
+end
+
+local delay_ms = tonumber(os.getenv("WRK_DELAY_MS") or "")
+if delay_ms ~= nil then
+  function delay()
+    return delay_ms
+  end
 end

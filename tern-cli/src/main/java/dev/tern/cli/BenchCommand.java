@@ -1,14 +1,7 @@
 package dev.tern.cli;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,23 +10,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import dev.tern.bench.BenchFailure;
 import dev.tern.bench.BenchResult;
-import dev.tern.bench.ColdStart;
+import dev.tern.bench.BenchRun;
+import dev.tern.bench.BenchRun.Point;
+import dev.tern.bench.CompareRun;
 import dev.tern.bench.Comparison;
 import dev.tern.bench.Durations;
-import dev.tern.bench.GcPauses;
-import dev.tern.bench.LoadRunner;
 import dev.tern.bench.LoadSpec;
 import dev.tern.bench.Operation;
-import dev.tern.bench.Progress;
 import dev.tern.bench.Reports;
-import dev.tern.bench.RunResult;
 import dev.tern.bench.Target;
 import dev.tern.bench.Workload;
 import dev.tern.bench.targets.Era;
@@ -189,72 +176,20 @@ final class BenchCommand implements Callable<Integer> {
             return usage(e.getMessage());
         }
 
-        Process server = null;
-        LoadRunner runner = null;
+        BenchRun bench = stdio != null ? BenchRun.stdio(pool -> target(requestTimeout, pool), load, points)
+                : BenchRun.http(pool -> target(requestTimeout, pool), load, points);
         try {
-            // A stdio target starts its process when it is made; an HTTP server is spawned once the client is made,
-            // so that the client's own start-up is not timed as the server's.
-            long spawnedAt = System.nanoTime();
-            ColdStart coldStart = null;
-            List<RunResult> runs = new ArrayList<>();
-            int pool = -1;
-            for (Point point : points) {
-                // HTTP targets are rebuilt when the sweep changes their connection limit; stdio keeps its process.
-                if (runner == null || (stdio == null && point.pool() != pool)) {
-                    if (runner != null) {
-                        runner.close();
-                    }
-                    pool = point.pool();
-                    runner = LoadRunner.of(target(requestTimeout, pool), load);
-                    if (cold != null && url != null && server == null) {
-                        spawnedAt = System.nanoTime();
-                        server = new ProcessBuilder(StdioMcpTarget.split(cold))
-                                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                    }
-                    if (pid != null) {
-                        runner.sampling(pid);
-                    } else if (server != null) {
-                        runner.sampling(server.pid());
-                    }
-                    if (cold != null && coldStart == null) {
-                        String command = url != null ? cold : stdio;
-                        coldStart = runner.coldStart(command, spawnedAt, load.next(), Duration.ofSeconds(60));
-                        err.printf(Locale.ROOT, "tern bench: cold start %.1f ms to the first successful reply%n",
-                                coldStart.startToFirstCallMs());
-                    } else {
-                        runner.open();
-                    }
-                }
-                RunResult r = run(runner, point.name(), point.spec(), output.quiet);
-                runs.add(point.spec().open() && point.reportPool() ? r.withConnections(point.pool()) : r);
-            }
-            BenchResult result = BenchResult.of(output.label(runner.target().describe()), coldStart, runs);
+            BenchResult result = bench.cold(cold == null ? null : url != null ? cold : stdio).sampling(pid)
+                    .quiet(output.quiet).label(output.label).log(err).run();
             output.write(result, out, null);
             return 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 1;
-        } catch (Exception e) {
-            err.println("tern bench: " + (runner == null ? "" : runner.target().describe() + ": ") + describe(e));
+        } catch (BenchFailure e) {
+            err.println("tern bench: " + e.getMessage());
             return 1;
-        } finally {
-            if (runner != null) {
-                runner.close();
-            }
-            if (server != null) {
-                stop(server);
-            }
         }
-    }
-
-    /**
-     * One run of the plan.
-     *
-     * @param pool the most HTTP/1.1 connections (HTTP/2 streams) the client may use
-     * @param reportPool whether an open-loop run reports {@code pool} as its connections (a sweep over both)
-     */
-    private record Point(String name, LoadSpec spec, int pool, boolean reportPool) {
     }
 
     private int usage(String message) {
@@ -398,47 +333,6 @@ final class BenchCommand implements Callable<Integer> {
         return 64;
     }
 
-    static RunResult run(LoadRunner runner, String name, LoadSpec spec, boolean quiet) throws Exception {
-        PrintStream err = System.err;
-        err.println("tern bench: " + runner.target().describe() + ", " + spec.describe()
-                + (spec.warmup().isZero() ? "" : ", warm-up " + spec.warmup().toMillis() / 1000.0 + " s"));
-        boolean live = !quiet && spec.warmup().plus(spec.duration()).compareTo(Duration.ofSeconds(3)) > 0;
-        Consumer<Progress> line = p -> {
-            if (live) {
-                err.print("\r" + p.line() + "\033[K");
-                err.flush();
-            }
-        };
-        RunResult r = runner.progress(line).run(name, spec);
-        if (live) {
-            err.print("\r\033[K");
-            err.flush();
-        }
-        return r;
-    }
-
-    static String describe(Throwable e) {
-        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-        String message = cause.getMessage();
-        return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
-    }
-
-    /** Stops a spawned server and whatever it started (a wrapper script's server). */
-    static void stop(Process process) {
-        List<ProcessHandle> descendants = process.descendants().toList();
-        process.destroy();
-        descendants.forEach(ProcessHandle::destroy);
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-            descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
-    }
-
     /** Where results go: stdout, and the files asked for. */
     static final class Output {
         @CommandLine.Option(names = "--json", paramLabel = "FILE", description = "Write the results as JSON.")
@@ -457,10 +351,6 @@ final class BenchCommand implements Callable<Integer> {
 
         @CommandLine.Option(names = {"-q", "--quiet"}, description = "No progress line.")
         boolean quiet;
-
-        String label(String fallback) {
-            return label != null ? label : fallback;
-        }
 
         void write(BenchResult result, PrintStream out, Comparison comparison) throws java.io.IOException {
             String markdown = comparison == null ? Reports.markdown(result)
@@ -533,207 +423,39 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             PrintStream err = System.err;
-            HttpVersion version;
-            LoadSpec spec;
+            CompareRun compare;
             try {
-                version = HttpVersion.parse(http);
-                if (version == HttpVersion.H2) {
-                    throw new IllegalArgumentException("--http h2 needs TLS; compare serves cleartext (1.1 or h2c)");
-                }
-                spec = (connections != null ? LoadSpec.closedLoop(connections, Durations.parse(duration))
+                LoadSpec spec = (connections != null ? LoadSpec.closedLoop(connections, Durations.parse(duration))
                         : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
-                if (serverJfr != null && serverJfr.toAbsolutePath().toString().contains(",")) {
-                    throw new IllegalArgumentException("--server-jfr takes a path without commas (they separate JFR's "
-                            + "options), not '" + serverJfr + "'");
-                }
-                if (serverCpus != null && !CPU_LIST.matcher(serverCpus).matches()) {
-                    throw new IllegalArgumentException("--server-cpus takes a CPU list such as 0 or 0,2-3, not '"
-                            + serverCpus + "'");
-                }
+                compare = CompareRun.of(Main.class.getName(), serverArgs(serverTiming), spec)
+                        .http(HttpVersion.parse(http)).userId(id).serverCpus(serverCpus).serverJfr(serverJfr)
+                        .quiet(output.quiet).label(output.label).log(err);
             } catch (IllegalArgumentException e) {
                 err.println("tern bench compare: " + e.getMessage());
                 return 2;
             }
-            Process server = startServer(serverTiming, serverCpus, serverJfr);
-            java.time.Instant measuredFrom = null;
-            java.time.Instant measuredTo = null;
             try {
-                URI mcp = awaitUrl(server);
-                err.println("tern bench compare: serving user-directory at " + mcp + " (pid " + server.pid() + ")");
-                Duration timeout = Duration.ofSeconds(10);
-                String args = "{\"id\":" + dev.tern.protocol.Json.mapper().writeValueAsString(id) + "}";
-                Workload call = Workload.of(Operation.callTool("get_user", args));
-                Map<String, LoadRunner> runners = new LinkedHashMap<>();
-                runners.put("MCP modern", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.MODERN).http(version)
-                        .timeout(timeout).build(), call));
-                runners.put("MCP legacy", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.LEGACY).http(version)
-                        .timeout(timeout).build(), call));
-                URI users = mcp.resolve("/users/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8));
-                String baseline = "REST";
-                int status = probe(users);
-                if (status / 100 == 2) {
-                    runners.put("REST", LoadRunner.of(RestTarget.of(users, version, false, timeout, 64),
-                            Workload.of(Operation.rest(null))));
-                } else {
-                    err.println("tern bench compare: GET " + users + " answered " + status
-                            + ": this server has no REST route for users; comparing the MCP eras only");
-                    baseline = "MCP modern";
-                }
-                List<RunResult> runs = new ArrayList<>();
-                try {
-                    for (LoadRunner runner : runners.values()) {
-                        runner.sampling(server.pid()).open();
-                    }
-                    if (!spec.warmup().isZero()) {
-                        // Every target's code paths are compiled before any is measured, not only the first's.
-                        err.println("tern bench compare: priming each target for " + warmup);
-                        for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
-                            e.getValue().progress(p -> { }).run("priming " + e.getKey(), connections != null
-                                    ? LoadSpec.closedLoop(connections, spec.warmup())
-                                    : LoadSpec.openLoop(rate, spec.warmup()));
-                        }
-                    }
-                    measuredFrom = java.time.Instant.now();
-                    for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
-                        runs.add(run(e.getValue(), e.getKey(), spec, output.quiet));
-                    }
-                    measuredTo = java.time.Instant.now();
-                } finally {
-                    runners.values().forEach(LoadRunner::close);
-                }
-                BenchResult result = BenchResult.of(output.label("compare"), null, runs);
-                output.write(result, System.out, Reports.compare(List.of(result), baseline));
+                CompareRun.Compared compared = compare.run();
+                output.write(compared.result(), System.out, Reports.compare(List.of(compared.result()),
+                        compared.baseline()));
                 return 0;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return 1;
-            } catch (Exception e) {
-                err.println("tern bench compare: " + describe(e));
+            } catch (BenchFailure | java.io.IOException e) {
+                err.println("tern bench compare: " + e.getMessage());
                 return 1;
-            } finally {
-                stop(server);
-                if (serverJfr != null) {
-                    reportRecording(err, measuredFrom, measuredTo);
-                }
             }
         }
 
-        /** Where the server's recording is, and its GC pauses over the runs (each with its warm-up; no priming). */
-        private void reportRecording(PrintStream err, java.time.Instant from, java.time.Instant to) {
-            if (!java.nio.file.Files.isRegularFile(serverJfr)) {
-                err.println("tern bench compare: the server left no recording at " + serverJfr);
-                return;
-            }
-            err.println("tern bench compare: the server's JFR recording is " + serverJfr);
-            if (from == null || to == null) {
-                return;
-            }
-            try {
-                err.println("tern bench compare: server " + GcPauses.read(serverJfr, from, to).describe()
-                        + " of the runs");
-            } catch (java.io.IOException | RuntimeException e) {
-                err.println("tern bench compare: cannot read " + serverJfr + ": " + e.getMessage());
-            }
-        }
-
-        private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
-
-        private static Process startServer(boolean serverTiming, String serverCpus, Path jfr)
-                throws java.io.IOException {
-            String java = ProcessHandle.current().info().command()
-                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            List<String> command = serverCommand(java, ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                    System.getProperty("java.class.path"), serverTiming, serverCpus, jfr);
-            try {
-                return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            } catch (java.io.IOException e) {
-                if (serverCpus != null) {
-                    throw new java.io.IOException("--server-cpus needs taskset (util-linux): " + e.getMessage(), e);
-                }
-                throw e;
-            }
-        }
-
-        /**
-         * The child server's command line: under {@code taskset -c} when {@code serverCpus} is given, recorded by JFR
-         * into {@code jfr} when given (written when the server exits).
-         */
-        static List<String> serverCommand(String java, List<String> ownJvmOptions, String classPath,
-                boolean serverTiming, String serverCpus, Path jfr) {
-            List<String> command = new java.util.ArrayList<>();
-            if (serverCpus != null) {
-                command.addAll(List.of("taskset", "-c", serverCpus));
-            }
-            command.add(java);
-            command.addAll(serverJvmOptions(ownJvmOptions));
-            if (jfr != null) {
-                command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
-                        + jfr.toAbsolutePath());
-            }
-            command.addAll(List.of("-cp", classPath, Main.class.getName(),
-                    "serve", "--example", "user-directory", "--host", "127.0.0.1", "--port", "0"));
+        /** What the child server runs: {@code tern serve} with the user-directory example on an ephemeral port. */
+        static List<String> serverArgs(boolean serverTiming) {
+            List<String> args = new ArrayList<>(List.of("serve", "--example", "user-directory", "--host", "127.0.0.1",
+                    "--port", "0"));
             if (serverTiming) {
-                command.add("--server-timing");
+                args.add("--server-timing");
             }
-            return command;
-        }
-
-        /**
-         * The JVM options for the child server: this JVM's own (the {@code tern} launcher's heap, collector and
-         * {@code TERN_JAVA_OPTS}), without those that belong to this process alone: its start-up cache (made for
-         * {@code -jar}, refused under {@code -cp}), agents and debugging.
-         */
-        static List<String> serverJvmOptions(List<String> own) {
-            return own.stream()
-                    .filter(o -> !o.startsWith("-XX:AOTCache") && !o.endsWith("AOTReplayTraining")
-                            && !o.startsWith("-XX:SharedArchiveFile")
-                            && !o.startsWith("-Xshare") && !o.startsWith("-XX:ArchiveClassesAtExit")
-                            && !o.startsWith("-agentpath") && !o.startsWith("-agentlib") && !o.startsWith("-javaagent")
-                            && !o.startsWith("-Xrunjdwp") && !o.startsWith("-XX:StartFlightRecording")
-                            && !o.startsWith("-Djava.class.path"))
-                    .toList();
-        }
-
-        /** Reads the child's stderr until it says where it serves; keeps draining it afterwards. */
-        private static URI awaitUrl(Process server) throws Exception {
-            Pattern at = Pattern.compile(" at (https?://\\S+)");
-            CompletableFuture<URI> found = new CompletableFuture<>();
-            StringBuilder seen = new StringBuilder();
-            Thread.ofPlatform().daemon().name("tern-bench-server-stderr").start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(server.getErrorStream(),
-                        StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        if (!found.isDone()) {
-                            synchronized (seen) {
-                                seen.append(line).append('\n');
-                            }
-                            Matcher m = at.matcher(line);
-                            if (m.find()) {
-                                found.complete(URI.create(m.group(1)));
-                            }
-                        }
-                    }
-                } catch (java.io.IOException e) {
-                    // the process ended
-                }
-                found.completeExceptionally(new IllegalStateException("the server exited before serving"));
-            });
-            try {
-                return found.get(60, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                synchronized (seen) {
-                    throw new IllegalStateException("the user-directory server did not start: " + seen.toString()
-                            .strip(), e);
-                }
-            }
-        }
-
-        private static int probe(URI uri) throws Exception {
-            try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-                return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode();
-            }
+            return args;
         }
     }
 

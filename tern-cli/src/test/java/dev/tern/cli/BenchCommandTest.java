@@ -216,30 +216,9 @@ class BenchCommandTest {
     }
 
     @Test
-    void compareStartsItsServerWithThisJvmsMemorySettingsButNotItsCacheOrAgents() {
-        var own = java.util.List.of("-XX:+ExitOnOutOfMemoryError", "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC",
-                "-Xmn64m", "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-XX:AOTCache=/x/tern-startup-1.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTReplayTraining",
-                "-XX:SharedArchiveFile=/x/tern.jsa", "-Xshare:auto", "-agentpath:/x/libprofiler.so=start",
-                "-javaagent:/x/jacoco.jar", "-XX:StartFlightRecording=filename=x.jfr", "-Dtern.example=1");
-
-        assertThat(BenchCommand.Compare.serverJvmOptions(own)).containsExactly("-XX:+ExitOnOutOfMemoryError",
-                "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC", "-Xmn64m", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-XX:+UnlockDiagnosticVMOptions", "-Dtern.example=1");
-    }
-
-    @Test
-    void compareRunsItsServerUnderTasksetOnlyWhenGivenCpus() {
-        var own = java.util.List.of("-XX:+UseSerialGC", "-agentpath:/x/libprofiler.so=start");
-
-        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", false, null, null))
-                .containsExactly("/jdk/bin/java", "-XX:+UseSerialGC", "-cp", "tern.jar", Main.class.getName(), "serve",
-                        "--example", "user-directory", "--host", "127.0.0.1", "--port", "0");
-        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", true, "0,2-3", null))
-                .startsWith("taskset", "-c", "0,2-3", "/jdk/bin/java", "-XX:+UseSerialGC")
-                .endsWith("--port", "0", "--server-timing");
-        assertThat(BenchCommand.Compare.serverCommand("/jdk/bin/java", own, "tern.jar", false, null, Path.of("s.jfr")))
-                .containsSubsequence("/jdk/bin/java", "-XX:+UseSerialGC", "-XX:StartFlightRecording=settings=profile,"
-                        + "dumponexit=true,filename=" + Path.of("s.jfr").toAbsolutePath(), "-cp", "tern.jar");
+    void compareServesTheUserDirectoryOnAnEphemeralPortWithServerTimingOnlyWhenAsked() {
+        assertThat(BenchCommand.Compare.serverArgs(false)).containsExactly("serve", "--example", "user-directory",
+                "--host", "127.0.0.1", "--port", "0");
+        assertThat(BenchCommand.Compare.serverArgs(true)).endsWith("--port", "0", "--server-timing");
     }
 }

@@ -30,6 +30,8 @@ import tools.jackson.databind.JsonNode;
 public final class StdioMcpTarget implements Target {
     private final List<String> command;
     private final Era era;
+    private static final Duration START_UP_TIMEOUT = Duration.ofSeconds(60);
+
     private final Duration timeout;
     private final AtomicLong ids = new AtomicLong(1);
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
@@ -112,7 +114,7 @@ public final class StdioMcpTarget implements Target {
         long id = ids.getAndIncrement();
         initializeResponse = new CompletableFuture<>();
         Outcome init = submit(id, McpWire.initialize().replace("\"id\":0", "\"id\":" + id))
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                .get(setUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
         if (!init.isOk()) {
             throw new IllegalStateException("initialize failed: " + init.status().key() + " " + init.detail());
         }
@@ -123,7 +125,12 @@ public final class StdioMcpTarget implements Target {
     /** Sends one request during set-up and waits for its reply. */
     private Outcome exchange(String before, String after) throws Exception {
         long id = ids.getAndIncrement();
-        return submit(id, before + id + after).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return submit(id, before + id + after).get(setUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Set-up replies come from a process that may still be starting: they get a start-up's time, not a request's. */
+    private Duration setUpTimeout() {
+        return timeout.compareTo(START_UP_TIMEOUT) > 0 ? timeout : START_UP_TIMEOUT;
     }
 
     private CompletableFuture<Outcome> submit(long id, String line) {
