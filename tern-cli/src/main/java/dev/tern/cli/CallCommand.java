@@ -69,9 +69,9 @@ final class CallCommand implements Callable<Integer> {
             description = "Trust any TLS certificate (self-signed development servers only).")
     boolean insecure;
 
-    @CommandLine.Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT30S",
-            converter = ServeCommand.DurationConverter.class,
-            description = "How long to wait for the answer, ISO-8601 (default: ${DEFAULT-VALUE}).")
+    @CommandLine.Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s",
+            converter = DurationConverter.class,
+            description = "How long to wait for the answer, e.g. 30s, 500ms, 2m or PT30S (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @CommandLine.Option(names = "--verbose", description = "Copy the stdio server's stderr to stderr.")
