@@ -222,7 +222,7 @@ final class ServeCommand implements Callable<Integer> {
     String cannotListen(Exception e) {
         String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         String reason = e.getMessage() == null ? e.getClass().getSimpleName()
-                : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed: ", "");
+                : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed( with error\\(-?\\d+\\))?: ", "");
         boolean inUse = e instanceof java.net.BindException && reason.toLowerCase(java.util.Locale.ROOT).contains("in use")
                 || reason.toLowerCase(java.util.Locale.ROOT).contains("address already in use");
         return "tern serve: cannot listen on " + address + ": " + reason + (inUse
