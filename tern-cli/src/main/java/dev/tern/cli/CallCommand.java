@@ -78,7 +78,7 @@ final class CallCommand implements Callable<Integer> {
 
     @CommandLine.Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s",
             converter = DurationConverter.class,
-            description = "How long to wait for the answer, e.g. 30s, 500ms, 2m or PT30S (default: ${DEFAULT-VALUE}).")
+            description = "How long to wait for the answer, " + DurationConverter.FORMS + " (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @CommandLine.Option(names = "--verbose", description = "Copy the stdio server's stderr to stderr.")

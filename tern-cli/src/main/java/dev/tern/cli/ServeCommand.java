@@ -63,8 +63,8 @@ final class ServeCommand implements Callable<Integer> {
     String example;
 
     @CommandLine.Option(names = "--shutdown-timeout", paramLabel = "DURATION", defaultValue = "5s",
-            description = "How long in-flight requests may take to finish on shutdown, e.g. 5s, 500ms, 2m or PT5S "
-                    + "(default: ${DEFAULT-VALUE}).",
+            description = "How long in-flight requests may take to finish on shutdown, " + DurationConverter.FORMS
+                    + " (default: ${DEFAULT-VALUE}).",
             converter = DurationConverter.class)
     Duration shutdownTimeout;
 
@@ -219,7 +219,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** One line naming the address, what went wrong and what to do, for a bind that failed. */
-    String cannotListen(Exception e) {
+    private String cannotListen(Exception e) {
         String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         String reason = e.getMessage() == null ? e.getClass().getSimpleName()
                 : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed( with error\\(-?\\d+\\))?: ", "");

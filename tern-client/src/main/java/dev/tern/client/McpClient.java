@@ -55,6 +55,8 @@ import tools.jackson.databind.node.ObjectNode;
  * many requests may be in flight at once.
  */
 public final class McpClient implements AutoCloseable {
+    /** The path of an endpoint given without one. */
+    public static final String DEFAULT_PATH = "/mcp";
     private static final String META_VERSION = "io.modelcontextprotocol/protocolVersion";
     private static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
     private static final String META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
@@ -108,9 +110,6 @@ public final class McpClient implements AutoCloseable {
     public static HttpBuilder http(URI endpoint) {
         return new HttpBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint")));
     }
-
-    /** The path of an endpoint given without one. */
-    public static final String DEFAULT_PATH = "/mcp";
 
     static URI withDefaultPath(URI endpoint) {
         String path = endpoint.getRawPath();
