@@ -14,12 +14,16 @@ public final class Durations {
     /** Parses {@code N[ms|s|m|h]} (seconds without a unit) or an ISO-8601 duration ({@code PT30S}). */
     public static Duration parse(String text) {
         String t = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
-        if (t.startsWith("pt") || t.startsWith("p")) {
-            return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
+        if (t.startsWith("p")) {
+            try {
+                return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException("duration: \"" + text + "\" (expected: e.g. 30s, 500ms, 2m or PT30S)");
+            }
         }
         Matcher m = FORM.matcher(t);
         if (!m.matches()) {
-            throw new IllegalArgumentException("duration: \"" + text + "\" (expected: e.g. 30s, 500ms, 2m)");
+            throw new IllegalArgumentException("duration: \"" + text + "\" (expected: e.g. 30s, 500ms, 2m or PT30S)");
         }
         double n = Double.parseDouble(m.group(1));
         double nanosPerUnit = switch (m.group(2) == null ? "s" : m.group(2)) {

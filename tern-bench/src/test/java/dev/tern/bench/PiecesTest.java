@@ -61,6 +61,8 @@ class PiecesTest {
         assertThat(Durations.parse("90")).isEqualTo(Duration.ofSeconds(90));
         assertThat(Durations.parse("PT20S")).isEqualTo(Duration.ofSeconds(20));
         assertThatThrownBy(() -> Durations.parse("soon")).hasMessageContaining("expected: e.g. 30s");
+        assertThatThrownBy(() -> Durations.parse("PTsoon")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("expected: e.g. 30s");
     }
 
     @Test

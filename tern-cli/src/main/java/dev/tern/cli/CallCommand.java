@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import dev.tern.client.Era;
 import dev.tern.client.McpClient;
 import dev.tern.client.McpClientException;
+import dev.tern.client.http.ClientTls;
 import dev.tern.client.http.HttpProtocol;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.McpException;
@@ -36,9 +37,9 @@ import tools.jackson.databind.JsonNode;
             "  prompts                   list the prompts",
             "  prompt NAME ['{json}']    get a prompt with string arguments",
             "  ping                      check that the server answers",
-            "", "Examples:",
-            "  tern call --url http://127.0.0.1:8080/mcp tool get_user '{\"id\":\"7\"}'",
-            "  tern call --stdio \"tern serve --stdio\" resource users://stats",
+            "", "Examples (from the folder of the tern script; the first one with ./tern serve running):",
+            "  ./tern call --url http://127.0.0.1:8080/mcp tool get_user '{\"id\":\"7\"}'",
+            "  ./tern call --stdio \"./tern serve --stdio\" resource users://stats",
             "", "Exit codes: 0 success, 1 an error answer (JSON-RPC error or a tool error result) or no answer, "
                 + "2 bad usage."})
 final class CallCommand implements Callable<Integer> {
@@ -48,7 +49,8 @@ final class CallCommand implements Callable<Integer> {
 
     static final class Server {
         @CommandLine.Option(names = "--url", paramLabel = "URL", required = true,
-                description = "The MCP endpoint, e.g. http://127.0.0.1:8080/mcp or https://...")
+                description = "The MCP endpoint, e.g. http://127.0.0.1:8080/mcp or https://...; a URL without a path "
+                        + "means its /mcp.")
         URI url;
 
         @CommandLine.Option(names = "--stdio", paramLabel = "COMMAND", required = true,
@@ -69,9 +71,14 @@ final class CallCommand implements Callable<Integer> {
             description = "Trust any TLS certificate (self-signed development servers only).")
     boolean insecure;
 
-    @CommandLine.Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT30S",
-            converter = ServeCommand.DurationConverter.class,
-            description = "How long to wait for the answer, ISO-8601 (default: ${DEFAULT-VALUE}).")
+    @CommandLine.Option(names = "--ca", paramLabel = "FILE",
+            description = "Trust the PEM certificates in FILE (the server's own or its certificate authority's) instead "
+                    + "of the JDK's default authorities.")
+    java.nio.file.Path ca;
+
+    @CommandLine.Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s",
+            converter = DurationConverter.class,
+            description = "How long to wait for the answer, " + DurationConverter.FORMS + " (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @CommandLine.Option(names = "--verbose", description = "Copy the stdio server's stderr to stderr.")
@@ -102,6 +109,9 @@ final class CallCommand implements Callable<Integer> {
         McpClient client;
         try {
             client = client(err);
+        } catch (IllegalArgumentException e) {
+            err.println("tern call: " + e.getMessage());
+            return 2;
         } catch (RuntimeException e) {
             err.println("tern call: " + e.getMessage());
             return 1;
@@ -201,8 +211,16 @@ final class CallCommand implements Callable<Integer> {
                     .clientInfo("tern-call", "0.1.0")
                     .protocol(http != null ? http : "https".equalsIgnoreCase(server.url.getScheme())
                             ? HttpProtocol.H2 : HttpProtocol.HTTP_1_1);
+            if (insecure && ca != null) {
+                throw new IllegalArgumentException("--insecure trusts every certificate: give it or --ca, not both");
+            }
             if (insecure) {
                 b.insecure();
+            } else if (ca != null) {
+                if (!java.nio.file.Files.isReadable(ca)) {
+                    throw new IllegalArgumentException("--ca " + ca + ": no such readable file");
+                }
+                b.tls(ClientTls.builder().trustPem(ca).build());
             }
             return b.build();
         }
@@ -218,7 +236,26 @@ final class CallCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private static String describe(Throwable t) {
+    /** The failure in one line, with what to do when the server's TLS certificate was not trusted. */
+    static String describe(Throwable t) {
+        String described = describeOnly(t);
+        return untrustedCertificate(t) ? described + "; the server's TLS certificate is not trusted: give --ca FILE "
+                + "with the PEM certificate of the server or of its certificate authority, or --insecure for a "
+                + "development server's self-signed one" : described;
+    }
+
+    private static boolean untrustedCertificate(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.security.cert.CertificateException
+                    || c instanceof java.security.cert.CertPathBuilderException
+                    || c instanceof java.security.cert.CertPathValidatorException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describeOnly(Throwable t) {
         return switch (t) {
             case McpException e -> "error " + e.code() + ": " + e.getMessage()
                     + (e.data() == null ? "" : " (data: " + e.data() + ")");

@@ -62,8 +62,9 @@ final class ServeCommand implements Callable<Integer> {
             completionCandidates = ExampleNames.class)
     String example;
 
-    @CommandLine.Option(names = "--shutdown-timeout", paramLabel = "DURATION", defaultValue = "PT5S",
-            description = "How long in-flight requests may take to finish on shutdown, ISO-8601 (default: ${DEFAULT-VALUE}).",
+    @CommandLine.Option(names = "--shutdown-timeout", paramLabel = "DURATION", defaultValue = "5s",
+            description = "How long in-flight requests may take to finish on shutdown, " + DurationConverter.FORMS
+                    + " (default: ${DEFAULT-VALUE}).",
             converter = DurationConverter.class)
     Duration shutdownTimeout;
 
@@ -187,6 +188,13 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
             return 2;
+        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked
+            if (!(e instanceof java.io.IOException)) {
+                throw e;
+            }
+            System.err.println(cannotListen(e));
+            server.close();
+            return 1;
         }
         if (startupTraining) {
             return train(server, transport);
@@ -209,6 +217,18 @@ final class ServeCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /** One line naming the address, what went wrong and what to do, for a bind that failed. */
+    private String cannotListen(Exception e) {
+        String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        String reason = e.getMessage() == null ? e.getClass().getSimpleName()
+                : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed( with error\\(-?\\d+\\))?: ", "");
+        boolean inUse = e instanceof java.net.BindException && reason.toLowerCase(java.util.Locale.ROOT).contains("in use")
+                || reason.toLowerCase(java.util.Locale.ROOT).contains("address already in use");
+        return "tern serve: cannot listen on " + address + ": " + reason + (inUse
+                ? "; another process holds the port: stop it, or choose another port with --port N (--port 0 picks a free one)"
+                : "; check --host (an address of this machine) and --port");
     }
 
     private int train(McpServer server, HttpServerTransport transport) {
@@ -255,13 +275,6 @@ final class ServeCommand implements Callable<Integer> {
     static final class ExampleNames extends java.util.ArrayList<String> {
         ExampleNames() {
             super(Examples.names());
-        }
-    }
-
-    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            return Duration.parse(value);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.tern.examples.Examples;
 import dev.tern.protocol.Json;
@@ -124,6 +125,78 @@ class CallCommandTest {
         assertThat(untrusted.exit()).isEqualTo(1);
         assertThat(untrusted.err()).contains("tern call: no response to server/discover from https://127.0.0.1:").contains("cannot connect")
                 .contains("certification path");
+        assertThat(untrusted.err().lines().filter(line -> line.startsWith("tern call:")))
+                .singleElement().asString().contains("certification path").contains("not trusted: give --ca FILE")
+                .contains("or --insecure");
+    }
+
+    @Test
+    void caTrustsTheCertificatesOfAPemFile(@TempDir Path dir) throws Exception {
+        Path cert = dir.resolve("cert.pem");
+        Path key = dir.resolve("key.pem");
+        writeCertificateAndKey(cert, key);
+        HttpServerTransport own = HttpServerTransport.builder(server).host("127.0.0.1").port(0).tls(t -> t.certificate(cert, key)).build()
+                .start();
+        try {
+            String https = "https://127.0.0.1:" + own.port() + "/mcp";
+            Run trusted = tern("call", "--url", https, "--ca", cert.toString(), "tool", "get_user", "{\"id\":\"4\"}");
+            assertThat(trusted.exit()).as(trusted.err()).isZero();
+            assertThat(trusted.json().path("structuredContent").path("id").asString()).isEqualTo("4");
+
+            Run missing = tern("call", "--url", https, "--ca", dir.resolve("absent.pem").toString(), "tools");
+            assertThat(missing.exit()).isEqualTo(2);
+            assertThat(missing.err()).contains("--ca ").contains("absent.pem: no such readable file");
+
+            Run both = tern("call", "--url", https, "--ca", cert.toString(), "--insecure", "tools");
+            assertThat(both.exit()).isEqualTo(2);
+            assertThat(both.err()).contains("give it or --ca, not both");
+        } finally {
+            own.close();
+        }
+    }
+
+    /** A self-signed EC certificate for 127.0.0.1 and its PKCS#8 key, both PEM, made with the JDK's keytool. */
+    private static void writeCertificateAndKey(Path cert, Path key) throws Exception {
+        Path store = cert.resolveSibling("store.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "t", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
+                "-storepass", "changeit").redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(keytool.waitFor()).as(output).isZero();
+        java.security.KeyStore keys = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = java.nio.file.Files.newInputStream(store)) {
+            keys.load(in, "changeit".toCharArray());
+        }
+        java.util.Base64.Encoder base64 = java.util.Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
+        java.nio.file.Files.writeString(cert, "-----BEGIN CERTIFICATE-----\n"
+                + base64.encodeToString(keys.getCertificate("t").getEncoded()) + "\n-----END CERTIFICATE-----\n");
+        java.nio.file.Files.writeString(key, "-----BEGIN PRIVATE KEY-----\n"
+                + base64.encodeToString(keys.getKey("t", "changeit".toCharArray()).getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+    }
+
+    @Test
+    void aUrlWithoutAPathReachesTheMcpEndpoint() {
+        Run tools = tern("call", "--url", "http://127.0.0.1:" + clear.port(), "tools");
+        assertThat(tools.exit()).as(tools.err()).isZero();
+        assertThat(tools.names()).contains("get_user");
+
+        Run wrongPath = tern("call", "--url", "http://127.0.0.1:" + clear.port() + "/nope", "--era", "legacy", "tools");
+        assertThat(wrongPath.exit()).isEqualTo(1);
+        assertThat(wrongPath.err()).contains("HTTP 404").contains("check the URL's path");
+    }
+
+    @Test
+    void theTimeoutTakesTheSameDurationsAsEveryOtherOption() {
+        for (String timeout : List.of("5s", "500ms", "2m", "PT5S")) {
+            Run ping = tern("call", "--url", url(), "--timeout", timeout, "ping");
+            assertThat(ping.exit()).as(timeout + ": " + ping.err()).isZero();
+        }
+        Run bad = tern("call", "--url", url(), "--timeout", "5 seconds", "ping");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("Invalid value for option '--timeout': '5 seconds' is not a duration (e.g. 5s, "
+                + "500ms, 2m or PT5S)").doesNotContain("Exception");
     }
 
     @Test

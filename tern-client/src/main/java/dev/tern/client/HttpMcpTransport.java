@@ -190,7 +190,8 @@ final class HttpMcpTransport implements McpTransport {
         if (response == null) {
             String what = "text/event-stream".equals(type) ? "an event stream without a response"
                     : "HTTP " + reply.status() + (type == null ? "" : " " + type) + " " + snippet(reply);
-            throw new McpClientException(request.method() + " got " + what, reply.status(), null);
+            String hint = reply.status() == 404 ? " (no MCP endpoint at " + engine.baseUri() + ": check the URL's path)" : "";
+            throw new McpClientException(request.method() + " got " + what + hint, reply.status(), null);
         }
         return switch (response) {
             case JsonRpcResult r -> new McpReply(r.result(), null, reply, reply.sentNanos(), reply.firstByteNanos(),

@@ -58,6 +58,8 @@ import org.jspecify.annotations.Nullable;
  * many requests may be in flight at once.
  */
 public final class McpClient implements AutoCloseable {
+    /** The path of an endpoint given without one. */
+    public static final String DEFAULT_PATH = "/mcp";
 
     private final McpTransport transport;
     private final JsonMapper mapper = Json.mapper();
@@ -99,9 +101,21 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
-    /** A client of the Streamable HTTP endpoint at {@code endpoint} (http or https). */
+    /**
+     * A client of the Streamable HTTP endpoint at {@code endpoint} (http or https). A URI without a path, such as
+     * {@code http://127.0.0.1:8080}, means its {@value #DEFAULT_PATH}, where MCP servers conventionally answer.
+     */
     public static HttpBuilder http(URI endpoint) {
-        return new HttpBuilder(endpoint);
+        return new HttpBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint")));
+    }
+
+    static URI withDefaultPath(URI endpoint) {
+        String path = endpoint.getRawPath();
+        if (path != null && !path.isEmpty() || endpoint.isOpaque()) {
+            return endpoint;
+        }
+        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + DEFAULT_PATH
+                + (endpoint.getRawQuery() == null ? "" : "?" + endpoint.getRawQuery()));
     }
 
     /** A client that starts {@code command} and speaks to it over its stdin and stdout. */

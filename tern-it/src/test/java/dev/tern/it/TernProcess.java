@@ -19,6 +19,9 @@ import dev.tern.testing.NettyLeakCheck;
  * ({@link NettyLeakCheck#processOptions()}).
  */
 public final class TernProcess implements AutoCloseable {
+    /** Netty loads native code (epoll, BoringSSL), as the tern command lets it (bin/jvm-flags.sh). */
+    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
     private final Process process;
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final Thread stderrPump;
@@ -27,6 +30,7 @@ public final class TernProcess implements AutoCloseable {
     private TernProcess(List<String> command) throws IOException {
         List<String> checked = new ArrayList<>(command);
         checked.addAll(1, NettyLeakCheck.processOptions());
+        checked.add(1, NATIVE_ACCESS);
         this.process = new ProcessBuilder(checked).redirectError(ProcessBuilder.Redirect.PIPE).start();
         this.stderrPump = Thread.ofPlatform().daemon().start(() -> {
             try (InputStream err = process.getErrorStream()) {
@@ -98,6 +102,7 @@ public final class TernProcess implements AutoCloseable {
     public static List<String> command(String example, String... extraArgs) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
+        command.add(NATIVE_ACCESS);
         command.add("-XX:+UseSerialGC");
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-cp");
