@@ -63,8 +63,8 @@ public final class UserDirectoryServer {
     public record SearchResult(List<User> users, int count) {
     }
 
-    @Tool(name = "get_user", title = "Get user", description = "Fetch one user by id.", readOnly = Hint.TRUE, idempotent = Hint.TRUE,
-            nonBlocking = true)
+    @Tool(name = "get_user", title = "Get user", description = "Fetch one user by id.", readOnly = Hint.TRUE,
+            idempotent = Hint.TRUE, nonBlocking = true)
     public User getUser(@Arg(description = "The user's id, e.g. \"42\"") String id) {
         return directory.find(id).orElseThrow(() -> new ToolException("No user with id " + id));
     }
