@@ -2,8 +2,6 @@ package dev.tern.server;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcNotification;
@@ -23,24 +21,23 @@ final class LegacySession {
     /** The most resources one session may subscribe to. */
     private static final int MAX_SUBSCRIPTIONS = 10_000;
 
-    private final McpServer server;
     private final RequestHost connection;
     final ProtocolVersion version;
     final ObjectNode capabilities;
     final Implementation clientInfo;
     private volatile LoggingLevel logLevel;
     private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
-    /** The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}). */
-    private final AtomicInteger changedKinds = new AtomicInteger();
+    private final ListChanges changes;
 
     LegacySession(McpServer server, RequestHost connection, ProtocolVersion version, ObjectNode capabilities,
             Implementation clientInfo) {
-        this.server = server;
         this.connection = connection;
         this.version = version;
         this.capabilities = capabilities;
         this.clientInfo = clientInfo;
         this.logLevel = server.config().defaultLogLevel();
+        this.changes = new ListChanges(server,
+                kind -> connection.send(new JsonRpcNotification(kind.notification, null), null));
     }
 
     LoggingLevel logLevel() {
@@ -69,21 +66,8 @@ final class LegacySession {
         return Json.object();
     }
 
-    /** Coalesces the changes of a window ({@link ServerConfig#listChangedDelay()}) into one notification per kind. */
     void listChanged(FeatureRegistry.Kind kind) {
-        if (changedKinds.getAndUpdate(bits -> bits | 1 << kind.ordinal()) == 0) {
-            server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
-                    TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void flushListChanged() {
-        int changed = changedKinds.getAndSet(0);
-        for (FeatureRegistry.Kind kind : FeatureRegistry.Kind.values()) {
-            if ((changed & (1 << kind.ordinal())) != 0) {
-                connection.send(new JsonRpcNotification(kind.notification, null), null);
-            }
-        }
+        changes.changed(kind);
     }
 
     void resourceUpdated(String uri) {

@@ -3,8 +3,6 @@ package dev.tern.server;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcNotification;
@@ -26,11 +24,11 @@ final class Listens {
 
     private final McpServer server;
     private final Set<Listen> open = ConcurrentHashMap.newKeySet();
-    /** The kinds of feature lists changed since the last notification, a bit each ({@code 1 << ordinal}). */
-    private final AtomicInteger changedKinds = new AtomicInteger();
+    private final ListChanges changes;
 
     Listens(McpServer server) {
         this.server = server;
+        this.changes = new ListChanges(server, this::notifyListChanged);
     }
 
     /** One open listen: what it asked to be told of, and where its notifications go. */
@@ -136,31 +134,21 @@ final class Listens {
         return open.size();
     }
 
-    /** Coalesces the changes of a window ({@link ServerConfig#listChangedDelay()}) into one notification per kind. */
     void listChanged(FeatureRegistry.Kind kind) {
-        if (changedKinds.getAndUpdate(bits -> bits | 1 << kind.ordinal()) == 0) {
-            server.scheduler().schedule(this::flushListChanged, server.config().listChangedDelay().toNanos(),
-                    TimeUnit.NANOSECONDS);
-        }
+        changes.changed(kind);
     }
 
-    private void flushListChanged() {
-        int changed = changedKinds.getAndSet(0);
-        for (FeatureRegistry.Kind kind : FeatureRegistry.Kind.values()) {
-            if ((changed & (1 << kind.ordinal())) == 0) {
-                continue;
-            }
-            for (Listen l : open) {
-                boolean wanted = switch (kind) {
-                    case TOOLS -> l.tools;
-                    case PROMPTS -> l.prompts;
-                    case RESOURCES -> l.resources;
-                };
-                if (wanted) {
-                    ObjectNode p = Json.object();
-                    p.set(McpMeta.KEY, subscriptionMeta(l.id));
-                    l.send(new JsonRpcNotification(kind.notification, p));
-                }
+    private void notifyListChanged(FeatureRegistry.Kind kind) {
+        for (Listen l : open) {
+            boolean wanted = switch (kind) {
+                case TOOLS -> l.tools;
+                case PROMPTS -> l.prompts;
+                case RESOURCES -> l.resources;
+            };
+            if (wanted) {
+                ObjectNode p = Json.object();
+                p.set(McpMeta.KEY, subscriptionMeta(l.id));
+                l.send(new JsonRpcNotification(kind.notification, p));
             }
         }
     }

@@ -20,6 +20,7 @@ import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcError;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
 
 import tools.jackson.databind.JsonNode;
@@ -31,8 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code tasks/get|update|cancel}). Task state lives in a {@link TaskStore}; the running work lives here.
  */
 final class Tasks {
-    static final String EXTENSION = "io.modelcontextprotocol/tasks";
-    static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
+    static final String EXTENSION = McpMeta.TASKS_EXTENSION;
+    static final String RELATED_TASK = McpMeta.RELATED_TASK;
     static final String STATELESS_OWNER = "stateless";
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
     private static final long POLL_INTERVAL_MS = 1_000;
