@@ -335,7 +335,7 @@ public final class McpClient implements AutoCloseable {
         if (params != null) {
             copy.setAll(params);
         }
-        JsonNode given = copy.get("_meta");
+        JsonNode given = copy.get(McpMeta.KEY);
         ObjectNode meta;
         if (given instanceof ObjectNode g) {
             meta = g.deepCopy();
@@ -350,7 +350,7 @@ public final class McpClient implements AutoCloseable {
         if (progressToken != null) {
             meta.put(McpMeta.PROGRESS_TOKEN, progressToken);
         }
-        copy.set("_meta", meta);
+        copy.set(McpMeta.KEY, meta);
         return copy;
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.CancellationException;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.Completion;
@@ -287,7 +288,7 @@ final class Methods {
             tree.put("isError", result.isError());
         }
         if (result.meta() != null) {
-            tree.set("_meta", Json.mapper().valueToTree(result.meta()));
+            tree.set(McpMeta.KEY, Json.mapper().valueToTree(result.meta()));
         }
         return tree;
     }

@@ -15,6 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.McpException;
+import dev.tern.protocol.McpMeta;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -91,7 +92,7 @@ final class RequestStateSealer {
         TreeMap<String, JsonNode> salient = new TreeMap<>();
         for (Map.Entry<String, JsonNode> e : params.properties()) {
             String k = e.getKey();
-            if (!k.equals("_meta") && !k.equals("inputResponses") && !k.equals("requestState")) {
+            if (!k.equals(McpMeta.KEY) && !k.equals("inputResponses") && !k.equals("requestState")) {
                 salient.put(k, e.getValue());
             }
         }

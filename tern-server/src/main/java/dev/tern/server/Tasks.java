@@ -370,8 +370,7 @@ final class Tasks {
             throw new McpException(record.error().code(), record.error().message(), record.error().data());
         }
         ObjectNode result = record.result() == null ? Json.object() : record.result().deepCopy();
-        ObjectNode meta = result.has("_meta") && result.get("_meta").isObject() ? (ObjectNode) result.get("_meta")
-                : result.putObject("_meta");
+        ObjectNode meta = result.get(McpMeta.KEY) instanceof ObjectNode given ? given : result.putObject(McpMeta.KEY);
         meta.putObject(RELATED_TASK).put("taskId", record.taskId());
         return result;
     }

@@ -15,6 +15,7 @@ import java.util.function.Predicate;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
@@ -129,15 +130,15 @@ public final class TestClient implements AutoCloseable {
     public void sendWithId(RequestId id, String method, ObjectNode params) {
         ObjectNode p = params == null ? (modern ? Json.object() : null) : params.deepCopy();
         if (modern && p != null) {
-            ObjectNode meta = p.has("_meta") ? (ObjectNode) p.get("_meta") : p.putObject("_meta");
-            if (!meta.has("io.modelcontextprotocol/protocolVersion")) {
-                meta.put("io.modelcontextprotocol/protocolVersion", MODERN);
+            ObjectNode meta = p.has(McpMeta.KEY) ? (ObjectNode) p.get(McpMeta.KEY) : p.putObject(McpMeta.KEY);
+            if (!meta.has(McpMeta.PROTOCOL_VERSION)) {
+                meta.put(McpMeta.PROTOCOL_VERSION, MODERN);
             }
-            if (!meta.has("io.modelcontextprotocol/clientCapabilities")) {
-                meta.set("io.modelcontextprotocol/clientCapabilities", capabilities);
+            if (!meta.has(McpMeta.CLIENT_CAPABILITIES)) {
+                meta.set(McpMeta.CLIENT_CAPABILITIES, capabilities);
             }
-            if (!meta.has("io.modelcontextprotocol/clientInfo")) {
-                meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "tern-test-client").put("version", "1.0.0");
+            if (!meta.has(McpMeta.CLIENT_INFO)) {
+                meta.putObject(McpMeta.CLIENT_INFO).put("name", "tern-test-client").put("version", "1.0.0");
             }
         }
         methodsById.put(id.toString(), method);

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
+import dev.tern.protocol.McpMeta;
 
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -82,10 +83,10 @@ final class McpWire {
 
     String[] template(String method, ObjectNode params) {
         if (modern) {
-            ObjectNode meta = params.putObject("_meta");
-            meta.put("io.modelcontextprotocol/protocolVersion", MODERN_VERSION);
-            meta.putObject("io.modelcontextprotocol/clientCapabilities");
-            meta.putObject("io.modelcontextprotocol/clientInfo").put("name", "tern-bench").put("version", "1");
+            ObjectNode meta = params.putObject(McpMeta.KEY);
+            meta.put(McpMeta.PROTOCOL_VERSION, MODERN_VERSION);
+            meta.putObject(McpMeta.CLIENT_CAPABILITIES);
+            meta.putObject(McpMeta.CLIENT_INFO).put("name", "tern-bench").put("version", "1");
         }
         String p = JSON.writeValueAsString(params);
         return new String[] {"{\"jsonrpc\":\"2.0\",\"id\":",
