@@ -24,10 +24,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs requests, whatever they are served for ({@link RequestHost}): cheap methods (ping, lists, discovery) on the
- * calling thread; tools, reads, prompts and completions on virtual threads with a deadline, but for calls of handlers
- * that promised not to block ({@link ToolSpec#nonBlocking()}) where the transport allows them on the calling thread.
- * A 2026-07-28 request needs nothing more: {@link #serve} runs it without a channel.
+ * Runs requests for any {@link RequestHost}: a connection's channel, or a lone 2026-07-28 request ({@link #serve}),
+ * which needs no channel at all. Cheap methods (ping, lists, discovery) run on the calling thread. Tools, reads,
+ * prompts and completions run on a virtual thread with a deadline, except handlers that promised not to block
+ * ({@link ToolSpec#nonBlocking()}), which run on the calling thread where the transport allows it.
  */
 final class RequestRunner {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");

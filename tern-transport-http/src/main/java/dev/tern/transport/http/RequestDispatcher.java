@@ -11,10 +11,9 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
  * Sends each request the {@link RequestDecoder} hands on to what serves it: the health checks, the plain routes and
- * the REST façade ({@link HttpRoutes}), or the MCP endpoint and the 2024-11-05 HTTP+SSE endpoints (with their Host,
- * Origin, CORS, Content-Type and Accept checks). A request with a body is dispatched on its head, so that it can be
- * refused before the body is read; what serves the body is returned to the decoder. One per transport; immutable and
- * thread-safe, though it runs on the event loops.
+ * the REST façade ({@link HttpRoutes}), or the MCP and 2024-11-05 HTTP+SSE endpoints after their header checks.
+ * A request with a body is dispatched on its head, so that a refusal costs no read of the body. One per transport,
+ * shared by every event loop, so it holds no per-request state.
  */
 final class RequestDispatcher {
     private static final String JSON = "application/json";
