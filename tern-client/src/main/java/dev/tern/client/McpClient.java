@@ -61,6 +61,8 @@ import org.jspecify.annotations.Nullable;
 public final class McpClient implements AutoCloseable {
     /** The path of an endpoint given without one. */
     public static final String DEFAULT_PATH = "/mcp";
+    /** The path of a WebSocket endpoint given without one. */
+    public static final String DEFAULT_WEBSOCKET_PATH = "/mcp/ws";
 
     private final McpTransport transport;
     private final JsonMapper mapper = Json.mapper();
@@ -107,24 +109,30 @@ public final class McpClient implements AutoCloseable {
      * {@code http://127.0.0.1:8080}, means its {@value #DEFAULT_PATH}, where MCP servers conventionally answer.
      */
     public static HttpBuilder http(URI endpoint) {
-        return new HttpBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint")));
+        return new HttpBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint"), DEFAULT_PATH));
     }
 
     static URI withDefaultPath(URI endpoint) {
+        return withDefaultPath(endpoint, DEFAULT_PATH);
+    }
+
+    static URI withDefaultPath(URI endpoint, String defaultPath) {
         String path = endpoint.getRawPath();
         if (path != null && !path.isEmpty() || endpoint.isOpaque()) {
             return endpoint;
         }
-        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + DEFAULT_PATH
+        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + defaultPath
                 + (endpoint.getRawQuery() == null ? "" : "?" + endpoint.getRawQuery()));
     }
 
     /**
      * A client of the WebSocket endpoint at {@code endpoint} ({@code ws://} or {@code wss://}, e.g.
-     * {@code ws://127.0.0.1:8080/mcp/ws}): one long-lived connection, subprotocol {@code mcp}.
+     * {@code ws://127.0.0.1:8080/mcp/ws}): one long-lived connection, subprotocol {@code mcp}. A URI without a path
+     * means its {@value #DEFAULT_WEBSOCKET_PATH}, where Tern serves it.
      */
     public static WebSocketBuilder webSocket(URI endpoint) {
-        return new WebSocketBuilder(Objects.requireNonNull(endpoint, "endpoint"));
+        return new WebSocketBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint"),
+                DEFAULT_WEBSOCKET_PATH));
     }
 
     /** Whether {@code endpoint} names a WebSocket endpoint ({@code ws://} or {@code wss://}). */

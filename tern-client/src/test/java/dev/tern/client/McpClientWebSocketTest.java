@@ -161,6 +161,18 @@ class McpClientWebSocketTest {
     }
 
     @Test
+    void aUrlWithoutAPathMeansTheDefaultWebSocketPath() {
+        assertThat(McpClient.withDefaultPath(URI.create("ws://127.0.0.1:8080"), McpClient.DEFAULT_WEBSOCKET_PATH))
+                .hasToString("ws://127.0.0.1:8080/mcp/ws");
+        try (McpClient client = McpClient.webSocket(URI.create("ws://127.0.0.1:" + clear.port())).era(Era.MODERN)
+                .build()) {
+            assertThat(client.listTools().join()).isNotEmpty();
+        }
+        assertThat(McpClient.isWebSocket(URI.create("WSS://h/x"))).isTrue();
+        assertThat(McpClient.isWebSocket(URI.create("https://h/x"))).isFalse();
+    }
+
+    @Test
     void toolResultsKeepTheirContent() {
         try (McpClient client = client(false).era(Era.MODERN).build()) {
             CallToolResult failed = client.callTool("always_fails", null).join();

@@ -18,7 +18,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.Epoll;
@@ -51,11 +50,12 @@ import io.netty.handler.ssl.SslHandler;
  */
 public final class WebSocketClient implements AutoCloseable {
     private final Channel channel;
-    private final EventLoopGroup group;
+    /** The connection's own I/O thread, stopped on close; {@code null} when it runs on a group it was given. */
+    private final EventLoopGroup ownGroup;
 
-    private WebSocketClient(Channel channel, EventLoopGroup group) {
+    private WebSocketClient(Channel channel, EventLoopGroup ownGroup) {
         this.channel = channel;
-        this.group = group;
+        this.ownGroup = ownGroup;
     }
 
     /** A builder for a connection to {@code uri} ({@code ws://} or {@code wss://}). */
@@ -72,14 +72,16 @@ public final class WebSocketClient implements AutoCloseable {
         return channel.isActive();
     }
 
-    /** Sends a close frame (1000), closes the connection and stops its I/O thread. */
+    /** Sends a close frame (1000), closes the connection and stops its own I/O thread. */
     @Override
     public void close() {
         if (channel.isActive()) {
             channel.writeAndFlush(new CloseWebSocketFrame(1000, "")).awaitUninterruptibly(1, TimeUnit.SECONDS);
         }
         channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (ownGroup != null) {
+            ownGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
     }
 
     /** Why a connection ended: the close frame's status and reason, or -1 when it ended without one. */
@@ -93,6 +95,7 @@ public final class WebSocketClient implements AutoCloseable {
         private String subprotocol = "mcp";
         private Duration connectTimeout = Duration.ofSeconds(10);
         private int maxMessageBytes = 64 * 1024 * 1024;
+        private EventLoopGroup group;
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -134,6 +137,15 @@ public final class WebSocketClient implements AutoCloseable {
         }
 
         /**
+         * Runs the connection on this event loop group (epoll or NIO) instead of an I/O thread of its own; the
+         * connection does not shut it down. For many connections, such as a benchmark's.
+         */
+        public Builder eventLoopGroup(EventLoopGroup group) {
+            this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
+        /**
          * Connects and upgrades. The future completes once the server accepted the upgrade, or fails with
          * {@link HttpClientException}. {@code messages} gets each text message (UTF-8) on the I/O thread;
          * {@code closed} is told once when the connection ends.
@@ -142,8 +154,11 @@ public final class WebSocketClient implements AutoCloseable {
             Objects.requireNonNull(messages, "messages");
             Objects.requireNonNull(closed, "closed");
             boolean epoll = Epoll.isAvailable();
-            IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-            EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, io);
+            EventLoopGroup own = group != null ? null : new MultiThreadIoEventLoopGroup(1,
+                    epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+            EventLoopGroup loops = own != null ? own : group;
+            boolean nativeLoops = epoll && (own != null
+                    || loops.next() instanceof io.netty.channel.IoEventLoop loop && loop.isIoType(EpollIoHandler.class));
             int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
             CompletableFuture<WebSocketClient> opened = new CompletableFuture<>();
             ClientTls trust = tls ? (clientTls != null ? clientTls : ClientTls.system()) : null;
@@ -156,8 +171,8 @@ public final class WebSocketClient implements AutoCloseable {
                     .generateOriginHeader(false)
                     .handshakeTimeoutMillis(connectTimeout.toMillis())
                     .build();
-            Bootstrap bootstrap = new Bootstrap().group(group)
-                    .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+            Bootstrap bootstrap = new Bootstrap().group(loops)
+                    .channel(nativeLoops ? EpollSocketChannel.class : NioSocketChannel.class)
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                             connectTimeout.toMillis()))
@@ -173,14 +188,16 @@ public final class WebSocketClient implements AutoCloseable {
                             ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(64 * 1024),
                                     new WebSocketClientProtocolHandler(config),
                                     new WebSocketFrameAggregator(maxMessageBytes),
-                                    new Handler(group, opened, messages, closed));
+                                    new Handler(own, opened, messages, closed));
                         }
                     });
             bootstrap.connect(uri.getHost(), port).addListener((ChannelFuture f) -> {
                 if (!f.isSuccess()) {
                     opened.completeExceptionally(new HttpClientException("cannot connect to " + uri + ": "
                             + f.cause().getMessage(), f.cause()));
-                    group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+                    if (own != null) {
+                        own.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+                    }
                 }
             });
             return opened;
@@ -189,15 +206,15 @@ public final class WebSocketClient implements AutoCloseable {
 
     /** Completes the upgrade, hands text messages on, answers the server's close and reports the end. */
     private static final class Handler extends SimpleChannelInboundHandler<WebSocketFrame> {
-        private final EventLoopGroup group;
+        private final EventLoopGroup ownGroup;
         private final CompletableFuture<WebSocketClient> opened;
         private final Consumer<byte[]> messages;
         private final Consumer<Closed> closed;
         private Closed closeFrame;
 
-        Handler(EventLoopGroup group, CompletableFuture<WebSocketClient> opened, Consumer<byte[]> messages,
+        Handler(EventLoopGroup ownGroup, CompletableFuture<WebSocketClient> opened, Consumer<byte[]> messages,
                 Consumer<Closed> closed) {
-            this.group = group;
+            this.ownGroup = ownGroup;
             this.opened = opened;
             this.messages = messages;
             this.closed = closed;
@@ -206,7 +223,7 @@ public final class WebSocketClient implements AutoCloseable {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
             if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
-                opened.complete(new WebSocketClient(ctx.channel(), group));
+                opened.complete(new WebSocketClient(ctx.channel(), ownGroup));
             } else if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
                 fail(ctx, new HttpClientException("no WebSocket upgrade within the connect timeout"));
             }
@@ -241,7 +258,9 @@ public final class WebSocketClient implements AutoCloseable {
         private void fail(ChannelHandlerContext ctx, HttpClientException e) {
             if (opened.completeExceptionally(e)) {
                 ctx.close();
-                group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+                if (ownGroup != null) {
+                    ownGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+                }
             }
         }
     }
