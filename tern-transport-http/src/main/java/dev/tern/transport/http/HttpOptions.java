@@ -501,7 +501,8 @@ public final class HttpOptions {
 
             /**
              * Legacy sessions held at once (default 10,000); the same bound applies, each on its own, to the open
-             * 2026-07-28 listens and to the 2024-11-05 SSE connections. Beyond it: 503 with Retry-After.
+             * 2026-07-28 listens, to the 2024-11-05 SSE connections and to WebSocket connections. Beyond it: 503
+             * with Retry-After.
              */
             public Builder max(int max) {
                 this.max = positive("sessions.max", max);
@@ -510,7 +511,7 @@ public final class HttpOptions {
 
             /**
              * The most one client may hold of each bound {@link #max} sets (default 1,000): so many legacy sessions,
-             * so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
+             * so many open listens, so many 2024-11-05 SSE connections, so many WebSocket connections. A client is the principal the
              * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from (an
              * IPv6 address's /64, as for {@link ConnectionLimits.Builder#maxPerAddress}); clients that reach the
              * server through one proxy share its address, so such a deployment resolves principals or raises this.

@@ -36,7 +36,8 @@ import io.netty.handler.timeout.IdleStateHandler;
  * a WebSocket connection with subprotocol {@code mcp}, whose pipeline then carries frames instead of HTTP messages:
  * Netty's frame decoder (masking, frame size: 1002, 1009), its UTF-8 validator (1007), the {@link WebSocketFrameLimits}
  * against floods, Netty's aggregator (message size: 1009), and a {@link WebSocketConnection} serving MCP. One per
- * transport; keeps the open connections so a shutdown can end them.
+ * transport; keeps the open connections so a shutdown can end them, and counts them against the bounds of legacy
+ * sessions (in all, and per client), since each may hold one.
  */
 final class WebSocketEndpoint {
     /** The subprotocol the official TypeScript SDK's WebSocket client asks for; MCP messages go as text frames. */
@@ -48,12 +49,17 @@ final class WebSocketEndpoint {
     private final long maxBufferedBytes;
     private final WebSocketServerHandshakerFactory handshakers;
     private final Set<WebSocketConnection> open = ConcurrentHashMap.newKeySet();
+    /** A connection may hold a legacy session: it counts against the same bounds as one. */
+    private final int max;
+    private final ClientShares shares;
 
     WebSocketEndpoint(McpServer server, HttpOptions http, HttpOptions.WebSocket options) {
         this.server = server;
         this.codec = new JsonRpcCodec(http.limits().messages());
         this.options = options;
         this.maxBufferedBytes = http.connections().maxBufferedResponseBytes();
+        this.max = http.sessions().max();
+        this.shares = new ClientShares(http.sessions().maxPerClient());
         // The URL is only echoed by the draft handshakes, which are not offered: RFC 6455 (version 13) alone.
         this.handshakers = new WebSocketServerHandshakerFactory(options.path(), SUBPROTOCOL,
                 WebSocketDecoderConfig.newBuilder()
@@ -96,7 +102,8 @@ final class WebSocketEndpoint {
     /**
      * Answers an upgrade request that passed the Host and Origin checks: switches the connection to WebSocket, or
      * refuses with 400, 405 or 426 (wrong method, no {@code Upgrade: websocket}, another WebSocket version, no
-     * subprotocol this endpoint speaks, HTTP/2).
+     * subprotocol this endpoint speaks, HTTP/2), 503 when the server holds {@code sessions.max} connections, 429
+     * when the client holds its {@code sessions.maxPerClient} share.
      */
     void upgrade(HttpRequest request, HttpExchange exchange, String principal) {
         Channel channel = exchange.channel();
@@ -131,6 +138,19 @@ final class WebSocketEndpoint {
                     "Upgrade required: WebSocket version 13 (RFC 6455) is the only one served");
             return;
         }
+        if (open.size() >= max) {
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
+            refuse(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "Service unavailable: the server holds as many WebSocket connections as it may");
+            return;
+        }
+        String client = shares.tryAcquire(ClientShares.client(principal, exchange));
+        if (client == null) {
+            exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
+            refuse(exchange, HttpResponseStatus.TOO_MANY_REQUESTS,
+                    "Too many requests: this client holds its share of WebSocket connections");
+            return;
+        }
         FullHttpRequest whole = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
                 Unpooled.EMPTY_BUFFER, request.headers(), io.netty.handler.codec.http.EmptyHttpHeaders.INSTANCE);
         try {
@@ -140,14 +160,15 @@ final class WebSocketEndpoint {
                 }
             });
         } catch (WebSocketHandshakeException e) {
+            shares.release(client);
             refuse(exchange, HttpResponseStatus.BAD_REQUEST, "Bad request: " + e.getMessage());
             return;
         }
-        switchPipeline(channel.pipeline(), principal);
+        switchPipeline(channel.pipeline(), principal, client);
     }
 
     /** Replaces the HTTP handlers behind Netty's frame decoder with those that serve frames. */
-    private void switchPipeline(ChannelPipeline p, String principal) {
+    private void switchPipeline(ChannelPipeline p, String principal, String client) {
         p.remove(RequestDecoder.class);
         if (p.get(RequestHeaderTimeout.NAME) != null) {
             p.remove(RequestHeaderTimeout.NAME);
@@ -159,7 +180,10 @@ final class WebSocketEndpoint {
         p.replace("idle", "idle", new IdleStateHandler(options.idleTimeout().toMillis(), 0,
                 options.pingInterval().toMillis(), TimeUnit.MILLISECONDS));
         WebSocketConnection connection = new WebSocketConnection(server, codec, options, maxBufferedBytes, principal,
-                open::remove);
+                closed -> {
+                    open.remove(closed);
+                    shares.release(client);
+                });
         String decoder = p.context(WebSocketFrameDecoder.class).name();
         p.addAfter(decoder, "ws-utf8", new Utf8FrameValidator(true));
         p.addAfter("ws-utf8", "ws-limits", new WebSocketFrameLimits(options));

@@ -22,6 +22,7 @@ import static dev.tern.transport.http.Mcp.meta;
 import static dev.tern.transport.http.Mcp.request;
 import static dev.tern.transport.http.Mcp.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * MCP over WebSocket ({@code /mcp/ws}): both eras on one connection, and SECURITY.md row 48d, each bad input with its
@@ -109,6 +110,47 @@ class WebSocketTransportTest {
                 assertThat(raw.status()).isEqualTo(404);
             }
             assertThat(off.transport.webSocketUrl()).isNull();
+        }
+    }
+
+    @Test
+    void countsConnectionsAgainstTheClientsShareOfSessions() throws Exception {
+        try (Served served = new Served(b -> b.sessions(s -> s.maxPerClient(2)));
+                Client first = new Client(served.transport.webSocketUrl());
+                Client second = new Client(served.transport.webSocketUrl())) {
+            try (RawWebSocket third = new RawWebSocket(served.port(), "/mcp/ws", "")) {
+                assertThat(third.status()).isEqualTo(429);
+                assertThat(third.handshake).containsIgnoringCase("retry-after: 1");
+            }
+            second.socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(10, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (served.transport.webSocketConnections() > 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertServes(served);
+            assertServes(first);
+        }
+    }
+
+    @Test
+    void refusesSettingsThatCannotWork() {
+        DirectoryFixture fixture = new DirectoryFixture();
+        try {
+            assertThatThrownBy(() -> HttpServerTransport.builder(fixture.server)
+                    .webSocket(w -> w.pingInterval(Duration.ofSeconds(30)).idleTimeout(Duration.ofSeconds(30))).build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("webSocket.idleTimeout");
+            assertThatThrownBy(() -> HttpServerTransport.builder(fixture.server).webSocket(w -> w.path("/mcp")).build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("webSocket.path: /mcp");
+            assertThatThrownBy(() -> HttpServerTransport.builder(fixture.server)
+                    .route("GET", "/mcp/ws", request -> RouteResponse.json(200, "{}")).build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("WebSocket endpoint's path");
+            HttpOptions.WebSocket options = HttpServerTransport.builder(fixture.server)
+                    .webSocket(w -> w.maxMessage(1000).maxFrame(5000)).build().options().webSocket().orElseThrow();
+            assertThat(options.maxFrameBytes()).as("a frame is never larger than a message").isEqualTo(1000);
+            assertThat(HttpServerTransport.builder(fixture.server).build().options().webSocket().orElseThrow()
+                    .maxMessageBytes()).isEqualTo(dev.tern.protocol.CodecLimits.DEFAULT.maxMessageBytes());
+        } finally {
+            fixture.server.close();
         }
     }
 
