@@ -28,6 +28,8 @@ import dev.tern.bench.targets.HttpMcpTarget;
 import dev.tern.bench.targets.HttpVersion;
 import dev.tern.bench.targets.RestTarget;
 import dev.tern.bench.targets.StdioMcpTarget;
+import dev.tern.bench.targets.WebSocketMcpTarget;
+import dev.tern.client.McpClient;
 import picocli.CommandLine;
 
 /** {@code tern bench}: load an MCP server (or a REST endpoint) and report latency, throughput and cost. */
@@ -41,6 +43,7 @@ import picocli.CommandLine;
             "Prints a Markdown table on stdout (progress on stderr); --json, --md and --html write files."},
         footer = {"", "Examples:",
             "  tern bench --url http://127.0.0.1:8080/mcp --rate 5000 --duration 30s",
+            "  tern bench --url ws://127.0.0.1:8080/mcp/ws --connections 8 --duration 30s",
             "  tern bench --url http://127.0.0.1:8080/mcp --sweep --connections 1,8,32 --html sweep.html",
             "  tern bench --stdio \"./tern serve --stdio\" --cold --connections 4 --duration 10s",
             "  tern bench --rest http://127.0.0.1:8080/users/42 --rate 5000",
@@ -50,7 +53,9 @@ final class BenchCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
 
-    @CommandLine.Option(names = "--url", paramLabel = "URL", description = "An MCP endpoint over Streamable HTTP.")
+    @CommandLine.Option(names = "--url", paramLabel = "URL", description = "An MCP endpoint over Streamable HTTP "
+            + "(http://, https://) or WebSocket (ws://, wss://: as many connections as --connections, requests "
+            + "pipelined on them).")
     URI url;
 
     @CommandLine.Option(names = "--rest", paramLabel = "URL",
@@ -311,6 +316,9 @@ final class BenchCommand implements Callable<Integer> {
 
     private HttpVersion httpVersion() {
         URI u = url != null ? url : rest;
+        if (http != null && url != null && McpClient.isWebSocket(url)) {
+            throw new IllegalArgumentException("--http does not apply to a WebSocket URL");
+        }
         if (http != null) {
             return HttpVersion.parse(http);
         }
@@ -323,6 +331,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (rest != null) {
             return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool);
+        }
+        if (McpClient.isWebSocket(url)) {
+            return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool);
         }
         return HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure).timeout(requestTimeout)
                 .connections(pool).build();

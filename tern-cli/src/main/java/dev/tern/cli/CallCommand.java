@@ -39,6 +39,7 @@ import tools.jackson.databind.JsonNode;
             "  ping                      check that the server answers",
             "", "Examples (from the folder of the tern script; the first one with ./tern serve running):",
             "  ./tern call --url http://127.0.0.1:8080/mcp tool get_user '{\"id\":\"7\"}'",
+            "  ./tern call --url ws://127.0.0.1:8080/mcp/ws tools",
             "  ./tern call --stdio \"./tern serve --stdio\" resource users://stats",
             "", "Exit codes: 0 success, 1 an error answer (JSON-RPC error or a tool error result) or no answer, "
                 + "2 bad usage."})
@@ -49,8 +50,9 @@ final class CallCommand implements Callable<Integer> {
 
     static final class Server {
         @CommandLine.Option(names = "--url", paramLabel = "URL", required = true,
-                description = "The MCP endpoint, e.g. http://127.0.0.1:8080/mcp or https://...; a URL without a path "
-                        + "means its /mcp.")
+                description = "The MCP endpoint, e.g. http://127.0.0.1:8080/mcp or https://..., or a WebSocket "
+                        + "endpoint, ws://127.0.0.1:8080/mcp/ws or wss://...; a URL without a path means its /mcp "
+                        + "(/mcp/ws for ws:// and wss://).")
         URI url;
 
         @CommandLine.Option(names = "--stdio", paramLabel = "COMMAND", required = true,
@@ -206,21 +208,26 @@ final class CallCommand implements Callable<Integer> {
     }
 
     private McpClient client(PrintStream err) {
+        if (server.url != null && McpClient.isWebSocket(server.url)) {
+            if (http != null) {
+                throw new IllegalArgumentException("--http does not apply to a WebSocket URL");
+            }
+            McpClient.WebSocketBuilder b = McpClient.webSocket(server.url).era(era).requestTimeout(timeout)
+                    .clientInfo("tern-call", "0.1.0");
+            ClientTls trust = trust();
+            if (trust != null) {
+                b.tls(trust);
+            }
+            return b.build();
+        }
         if (server.url != null) {
             McpClient.HttpBuilder b = McpClient.http(server.url).era(era).requestTimeout(timeout)
                     .clientInfo("tern-call", "0.1.0")
                     .protocol(http != null ? http : "https".equalsIgnoreCase(server.url.getScheme())
                             ? HttpProtocol.H2 : HttpProtocol.HTTP_1_1);
-            if (insecure && ca != null) {
-                throw new IllegalArgumentException("--insecure trusts every certificate: give it or --ca, not both");
-            }
-            if (insecure) {
-                b.insecure();
-            } else if (ca != null) {
-                if (!java.nio.file.Files.isReadable(ca)) {
-                    throw new IllegalArgumentException("--ca " + ca + ": no such readable file");
-                }
-                b.tls(ClientTls.builder().trustPem(ca).build());
+            ClientTls trust = trust();
+            if (trust != null) {
+                b.tls(trust);
             }
             return b.build();
         }
@@ -234,6 +241,23 @@ final class CallCommand implements Callable<Integer> {
             b.stderr(err::println);
         }
         return b.build();
+    }
+
+    /** The certificates --insecure or --ca trust, or {@code null} for the JDK's default authorities. */
+    private ClientTls trust() {
+        if (insecure && ca != null) {
+            throw new IllegalArgumentException("--insecure trusts every certificate: give it or --ca, not both");
+        }
+        if (insecure) {
+            return ClientTls.insecure();
+        }
+        if (ca != null) {
+            if (!java.nio.file.Files.isReadable(ca)) {
+                throw new IllegalArgumentException("--ca " + ca + ": no such readable file");
+            }
+            return ClientTls.builder().trustPem(ca).build();
+        }
+        return null;
     }
 
     /** The failure in one line, with what to do when the server's TLS certificate was not trusted. */

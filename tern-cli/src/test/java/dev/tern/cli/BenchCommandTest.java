@@ -14,6 +14,8 @@ import dev.tern.transport.http.HttpServerTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,6 +63,20 @@ class BenchCommandTest {
         assertThat(run.connect().count()).isEqualTo(1);
         assertThat(Files.readString(dir.resolve("r.md"))).contains("| rate=100 | open 100/s |");
         assertThat(Files.readString(dir.resolve("r.html"))).contains("echarts.init(", "Latency by percentile");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"modern", "legacy"})
+    void aClosedLoopRunOverWebSocket(String era, @TempDir Path dir) throws Exception {
+        int code = bench("--url", transport.webSocketUrl(), "--connections", "3", "--duration", "1s", "--warmup",
+                "200ms", "-q", "--era", era, "--json", dir.resolve("r.json").toString());
+
+        assertThat(code).isZero();
+        RunResult run = Reports.readJson(dir.resolve("r.json")).runs().get(0);
+        assertThat(run.errors()).as("%s", run.errorSamples()).isEmpty();
+        assertThat(run.ok()).isPositive();
+        assertThat(run.target()).contains(transport.webSocketUrl()).endsWith("(WebSocket, 3 connections)");
+        assertThat(bench("--url", transport.webSocketUrl(), "--http", "h2c", "--rate", "10")).isEqualTo(2);
     }
 
     @Test

@@ -95,6 +95,26 @@ class CallCommandTest {
     }
 
     @Test
+    void speaksWebSocketForWsAndWssUrls() {
+        Run tools = tern("call", "--url", clear.webSocketUrl(), "tools");
+        assertThat(tools.exit()).as(tools.err()).isZero();
+        assertThat(tools.names()).contains("get_user", "search_users");
+
+        Run user = tern("call", "--url", "ws://127.0.0.1:" + clear.port(), "--era", "legacy", "tool", "get_user",
+                "{\"id\":\"7\"}");
+        assertThat(user.exit()).as(user.err()).isZero();
+        assertThat(user.json().path("structuredContent").path("id").asString()).isEqualTo("7");
+
+        Run secure = tern("call", "--url", tls.webSocketUrl(), "--insecure", "tool", "get_user", "{\"id\":\"3\"}");
+        assertThat(secure.exit()).as(secure.err()).isZero();
+        assertThat(secure.json().path("structuredContent").path("id").asString()).isEqualTo("3");
+
+        Run withHttp = tern("call", "--url", clear.webSocketUrl(), "--http", "h2c", "tools");
+        assertThat(withHttp.exit()).isEqualTo(2);
+        assertThat(withHttp.err()).contains("--http does not apply to a WebSocket URL");
+    }
+
+    @Test
     void errorsGoToStderrWithANonZeroExit() {
         Run unknown = tern("call", "--url", url(), "tool", "no_such_tool", "{}");
         assertThat(unknown.exit()).isEqualTo(1);

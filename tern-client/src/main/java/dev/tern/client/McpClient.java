@@ -19,6 +19,7 @@ import dev.tern.client.http.ClientTls;
 import dev.tern.client.http.ConnectionListener;
 import dev.tern.client.http.HttpClientEngine;
 import dev.tern.client.http.HttpProtocol;
+import dev.tern.client.http.WebSocketClient;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.Json;
@@ -44,7 +45,7 @@ import tools.jackson.databind.node.ObjectNode;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An MCP client for one server, over Streamable HTTP or a child process's stdio, in either protocol era.
+ * An MCP client for one server, over Streamable HTTP, WebSocket or a child process's stdio, in either protocol era.
  *
  * <pre>{@code
  * try (McpClient client = McpClient.http(URI.create("http://127.0.0.1:8080/mcp")).era(Era.AUTO).build()) {
@@ -60,6 +61,8 @@ import org.jspecify.annotations.Nullable;
 public final class McpClient implements AutoCloseable {
     /** The path of an endpoint given without one. */
     public static final String DEFAULT_PATH = "/mcp";
+    /** The path of a WebSocket endpoint given without one. */
+    public static final String DEFAULT_WEBSOCKET_PATH = "/mcp/ws";
 
     private final McpTransport transport;
     private final JsonMapper mapper = Json.mapper();
@@ -106,16 +109,36 @@ public final class McpClient implements AutoCloseable {
      * {@code http://127.0.0.1:8080}, means its {@value #DEFAULT_PATH}, where MCP servers conventionally answer.
      */
     public static HttpBuilder http(URI endpoint) {
-        return new HttpBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint")));
+        return new HttpBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint"), DEFAULT_PATH));
     }
 
     static URI withDefaultPath(URI endpoint) {
+        return withDefaultPath(endpoint, DEFAULT_PATH);
+    }
+
+    static URI withDefaultPath(URI endpoint, String defaultPath) {
         String path = endpoint.getRawPath();
         if (path != null && !path.isEmpty() || endpoint.isOpaque()) {
             return endpoint;
         }
-        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + DEFAULT_PATH
+        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + defaultPath
                 + (endpoint.getRawQuery() == null ? "" : "?" + endpoint.getRawQuery()));
+    }
+
+    /**
+     * A client of the WebSocket endpoint at {@code endpoint} ({@code ws://} or {@code wss://}, e.g.
+     * {@code ws://127.0.0.1:8080/mcp/ws}): one long-lived connection, subprotocol {@code mcp}. A URI without a path
+     * means its {@value #DEFAULT_WEBSOCKET_PATH}, where Tern serves it.
+     */
+    public static WebSocketBuilder webSocket(URI endpoint) {
+        return new WebSocketBuilder(withDefaultPath(Objects.requireNonNull(endpoint, "endpoint"),
+                DEFAULT_WEBSOCKET_PATH));
+    }
+
+    /** Whether {@code endpoint} names a WebSocket endpoint ({@code ws://} or {@code wss://}). */
+    public static boolean isWebSocket(URI endpoint) {
+        String scheme = endpoint.getScheme();
+        return "ws".equalsIgnoreCase(scheme) || "wss".equalsIgnoreCase(scheme);
     }
 
     /** A client that starts {@code command} and speaks to it over its stdin and stdout. */
@@ -459,7 +482,7 @@ public final class McpClient implements AutoCloseable {
     // ---------------------------------------------------------------- builders
 
     /** Options both transports share. */
-    public abstract static sealed class Builder<B extends Builder<B>> permits HttpBuilder, StdioBuilder {
+    public abstract static sealed class Builder<B extends Builder<B>> permits HttpBuilder, WebSocketBuilder, StdioBuilder {
         Era era = Era.AUTO;
         Implementation clientInfo = Implementation.of("tern-client", version());
         ObjectNode capabilities = Json.object();
@@ -592,6 +615,39 @@ public final class McpClient implements AutoCloseable {
             HttpClientEngine e = owns ? engineBuilder.responseTimeout(requestTimeout).build() : engine;
             return new McpClient(this, notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
                     notifications));
+        }
+    }
+
+    /** Options of a WebSocket client. */
+    public static final class WebSocketBuilder extends Builder<WebSocketBuilder> {
+        private final URI endpoint;
+        private final WebSocketClient.Builder connection;
+
+        WebSocketBuilder(URI endpoint) {
+            this.endpoint = endpoint;
+            this.connection = WebSocketClient.builder(endpoint);
+        }
+
+        public WebSocketBuilder tls(ClientTls tls) {
+            connection.tls(tls);
+            return this;
+        }
+
+        /** Trusts any server certificate: development servers with self-signed certificates only. */
+        public WebSocketBuilder insecure() {
+            connection.tls(ClientTls.insecure());
+            return this;
+        }
+
+        public WebSocketBuilder connectTimeout(Duration timeout) {
+            connection.connectTimeout(timeout);
+            return this;
+        }
+
+        @Override
+        public McpClient build() {
+            return new McpClient(this, notifications -> new WebSocketMcpTransport(endpoint, connection,
+                    JsonRpcCodec.withDefaults(), notifications));
         }
     }
 

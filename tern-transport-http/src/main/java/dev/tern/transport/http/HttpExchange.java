@@ -174,6 +174,11 @@ final class HttpExchange {
         return mode == Mode.SSE;
     }
 
+    /** The exchange's connection (HTTP/1.1) or stream (HTTP/2). */
+    io.netty.channel.Channel channel() {
+        return ctx.channel();
+    }
+
     /** The event loop of the exchange's connection. */
     java.util.concurrent.Executor executor() {
         return ctx.executor();

@@ -33,11 +33,12 @@ public final class HttpOptions {
     private final Tls tls;
     private final Sessions sessions;
     private final Sse sse;
+    private final WebSocket webSocket;
 
     HttpOptions(String host, int port, String path, Set<String> allowedHosts, Set<String> allowedOrigins,
             IoTransport ioTransport, Duration shutdownTimeout, boolean serverTiming, boolean restFacade,
             List<String> routes, Limits limits, ConnectionLimits connections, Http2 http2, Tls tls, Sessions sessions,
-            Sse sse) {
+            Sse sse, WebSocket webSocket) {
         this.host = host;
         this.port = port;
         this.path = path;
@@ -54,6 +55,7 @@ public final class HttpOptions {
         this.tls = tls;
         this.sessions = sessions;
         this.sse = sse;
+        this.webSocket = webSocket;
     }
 
     /** The address bound (default 127.0.0.1). */
@@ -131,13 +133,18 @@ public final class HttpOptions {
         return sse;
     }
 
+    /** The WebSocket endpoint, when served (the default); empty when turned off. */
+    public Optional<WebSocket> webSocket() {
+        return Optional.ofNullable(webSocket);
+    }
+
     @Override
     public String toString() {
         return "HttpOptions[host=" + host + ", port=" + port + ", path=" + path + ", allowedHosts=" + allowedHosts
                 + ", allowedOrigins=" + allowedOrigins + ", ioTransport=" + ioTransport + ", shutdownTimeout="
                 + shutdownTimeout + ", serverTiming=" + serverTiming + ", restFacade=" + restFacade + ", routes="
                 + routes + ", " + limits + ", " + connections + ", " + http2 + ", " + (tls == null ? "Tls[off]" : tls)
-                + ", " + sessions + ", " + sse + "]";
+                + ", " + sessions + ", " + sse + ", " + (webSocket == null ? "WebSocket[off]" : webSocket) + "]";
     }
 
     static int positive(String name, int value) {
@@ -494,7 +501,8 @@ public final class HttpOptions {
 
             /**
              * Legacy sessions held at once (default 10,000); the same bound applies, each on its own, to the open
-             * 2026-07-28 listens and to the 2024-11-05 SSE connections. Beyond it: 503 with Retry-After.
+             * 2026-07-28 listens, to the 2024-11-05 SSE connections and to WebSocket connections. Beyond it: 503
+             * with Retry-After.
              */
             public Builder max(int max) {
                 this.max = positive("sessions.max", max);
@@ -503,7 +511,7 @@ public final class HttpOptions {
 
             /**
              * The most one client may hold of each bound {@link #max} sets (default 1,000): so many legacy sessions,
-             * so many open listens, so many 2024-11-05 SSE connections. A client is the principal the
+             * so many open listens, so many 2024-11-05 SSE connections, so many WebSocket connections. A client is the principal the
              * {@link #principals resolver} names, or, for an anonymous request, the IP address it connects from (an
              * IPv6 address's /64, as for {@link ConnectionLimits.Builder#maxPerAddress}); clients that reach the
              * server through one proxy share its address, so such a deployment resolves principals or raises this.
@@ -604,6 +612,118 @@ public final class HttpOptions {
 
             Sse build() {
                 return new Sse(keepAlive, replies, Optional.ofNullable(legacy));
+            }
+        }
+    }
+
+    /**
+     * The WebSocket endpoint: MCP messages as text frames on one long-lived connection (subprotocol {@code mcp}).
+     *
+     * @param path where the upgrade is accepted
+     * @param maxMessageBytes largest message, all its fragments together; a larger one closes the connection with 1009
+     * @param maxFrameBytes largest frame payload; a larger one closes the connection with 1009
+     * @param maxFragments frames one message may be split into; more close the connection with 1008
+     * @param pingInterval how often a connection with no traffic either way is pinged
+     * @param idleTimeout a connection from which nothing (not even a pong) arrives for this long is closed with 1001
+     * @param maxControlFrames pings and pongs a client may send within {@code controlFrameWindow}; more close the
+     *        connection with 1008
+     * @param controlFrameWindow the window for {@code maxControlFrames}
+     * @param maxInFlight requests of one connection served at once; beyond it no more is read until one finishes
+     */
+    public record WebSocket(String path, int maxMessageBytes, int maxFrameBytes, int maxFragments, Duration pingInterval,
+            Duration idleTimeout, int maxControlFrames, Duration controlFrameWindow, int maxInFlight) {
+
+        /** Sets {@link WebSocket}; made by {@link HttpServerTransport.Builder#webSocket}. */
+        public static final class Builder {
+            private boolean enabled = true;
+            private String path = "/mcp/ws";
+            /** Unset: the message limit of {@link Limits#messages()}. */
+            private int maxMessageBytes;
+            /** Unset: the message limit. */
+            private int maxFrameBytes;
+            private int maxFragments = 1_024;
+            private Duration pingInterval = Duration.ofSeconds(30);
+            private Duration idleTimeout = Duration.ofSeconds(90);
+            private int maxControlFrames = 100;
+            private Duration controlFrameWindow = Duration.ofSeconds(10);
+            private int maxInFlight = 256;
+
+            Builder() {
+            }
+
+            /** Where the upgrade is accepted (default {@code /mcp/ws}). */
+            public Builder path(String path) {
+                this.path = absolutePath("webSocket.path", path);
+                return this;
+            }
+
+            /**
+             * Largest message, all its fragments together (default: the message limit of {@code limits}); a larger
+             * one closes the connection with 1009.
+             */
+            public Builder maxMessage(int bytes) {
+                this.maxMessageBytes = positive("webSocket.maxMessage", bytes);
+                return this;
+            }
+
+            /** Largest frame payload (default: the largest message); a larger one closes the connection with 1009. */
+            public Builder maxFrame(int bytes) {
+                this.maxFrameBytes = positive("webSocket.maxFrame", bytes);
+                return this;
+            }
+
+            /** Frames one message may be split into (default 1,024); more close the connection with 1008. */
+            public Builder maxFragments(int max) {
+                this.maxFragments = positive("webSocket.maxFragments", max);
+                return this;
+            }
+
+            /** How often a connection with no traffic either way is pinged (default 30 s). */
+            public Builder pingInterval(Duration every) {
+                this.pingInterval = positive("webSocket.pingInterval", every);
+                return this;
+            }
+
+            /**
+             * A connection from which nothing arrives for this long, not even the pong to a ping, is closed with 1001
+             * (default 90 s; longer than the ping interval).
+             */
+            public Builder idleTimeout(Duration timeout) {
+                this.idleTimeout = positive("webSocket.idleTimeout", timeout);
+                return this;
+            }
+
+            /** Pings and pongs a client may send per window (default 100 per 10 s); more close with 1008. */
+            public Builder maxControlFrames(int count, Duration window) {
+                this.maxControlFrames = positive("webSocket.maxControlFrames", count);
+                this.controlFrameWindow = positive("webSocket.controlFrameWindow", window);
+                return this;
+            }
+
+            /** Requests of one connection served at once (default 256); beyond it reading pauses. */
+            public Builder maxInFlight(int max) {
+                this.maxInFlight = positive("webSocket.maxInFlight", max);
+                return this;
+            }
+
+            /** Serves no WebSocket endpoint. */
+            public Builder off() {
+                this.enabled = false;
+                return this;
+            }
+
+            WebSocket build(CodecLimits messages) {
+                if (!enabled) {
+                    return null;
+                }
+                if (idleTimeout.compareTo(pingInterval) <= 0) {
+                    throw new IllegalArgumentException("webSocket.idleTimeout: " + idleTimeout
+                            + " (expected: longer than webSocket.pingInterval " + pingInterval + ")");
+                }
+                int message = maxMessageBytes > 0 ? maxMessageBytes : messages.maxMessageBytes();
+                int frame = maxFrameBytes > 0 ? Math.min(maxFrameBytes, message) : message;
+                return new WebSocket(path, message, frame, maxFragments, pingInterval, idleTimeout, maxControlFrames,
+                        controlFrameWindow, maxInFlight);
             }
         }
     }

@@ -59,6 +59,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private final RequestDispatcher dispatcher;
     private final SslContext ssl;
     private final Connections connections;
+    private final WebSocketEndpoint webSockets;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
@@ -71,8 +72,9 @@ public final class HttpServerTransport implements AutoCloseable {
         this.endpoint = new McpEndpoint(server, options);
         Set<String> allowed = new HashSet<>(HostCheck.LOOPBACK);
         allowed.addAll(options.allowedHosts());
+        this.webSockets = options.webSocket().map(w -> new WebSocketEndpoint(server, options, w)).orElse(null);
         this.dispatcher = new RequestDispatcher(endpoint, routes,
-                new HostCheck(allowed, options.allowedOrigins()), options.path());
+                new HostCheck(allowed, options.allowedOrigins()), options.path(), webSockets);
         this.ssl = options.tls().map(TlsSupport::context).orElse(null);
         this.connections = new Connections(options.connections().max(), options.connections().maxPerAddress());
     }
@@ -150,6 +152,15 @@ public final class HttpServerTransport implements AutoCloseable {
     public String url() {
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
         return (ssl == null ? "http" : "https") + "://" + host + ":" + port() + options.path();
+    }
+
+    /** The WebSocket endpoint's URL ({@code ws://} or {@code wss://}), or {@code null} when it is not served. */
+    public String webSocketUrl() {
+        if (webSockets == null) {
+            return null;
+        }
+        String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
+        return (ssl == null ? "ws" : "wss") + "://" + host + ":" + port() + webSockets.path();
     }
 
     public boolean tls() {
@@ -286,6 +297,11 @@ public final class HttpServerTransport implements AutoCloseable {
         return endpoint.sessions().size();
     }
 
+    /** Open WebSocket connections. */
+    int webSocketConnections() {
+        return webSockets == null ? 0 : webSockets.size();
+    }
+
     /** Open streams of the 2024-11-05 HTTP+SSE transport. */
     int legacySseConnections() {
         return endpoint.legacySse().size();
@@ -316,7 +332,11 @@ public final class HttpServerTransport implements AutoCloseable {
         }
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         // drain() has the open listens answered on their event loops: their answers are awaited as requests are.
-        while ((endpoint.inFlight() > 0 || endpoint.openListens() > 0) && System.nanoTime() < deadline) {
+        if (webSockets != null) {
+            webSockets.drain();
+        }
+        while ((endpoint.inFlight() > 0 || endpoint.openListens() > 0
+                || webSockets != null && webSockets.inFlight() > 0) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
@@ -325,6 +345,9 @@ public final class HttpServerTransport implements AutoCloseable {
             }
         }
         endpoint.shutdown(Duration.ofSeconds(2));
+        if (webSockets != null) {
+            webSockets.closeAll();
+        }
         connections.open().close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
@@ -335,7 +358,7 @@ public final class HttpServerTransport implements AutoCloseable {
     /**
      * Builds an {@link HttpServerTransport}. The address, the MCP path, Host and Origin checks and the routes are set
      * here; everything else in groups ({@link #limits}, {@link #connections}, {@link #http2}, {@link #tls},
-     * {@link #sessions}, {@link #sse}), each of which may be set more than once.
+     * {@link #sessions}, {@link #sse}, {@link #webSocket}), each of which may be set more than once.
      */
     public static final class Builder {
         private final McpServer server;
@@ -356,6 +379,7 @@ public final class HttpServerTransport implements AutoCloseable {
         private HttpOptions.Tls.Builder tls;
         private final HttpOptions.Sessions.Builder sessions = new HttpOptions.Sessions.Builder();
         private final HttpOptions.Sse.Builder sse = new HttpOptions.Sse.Builder();
+        private final HttpOptions.WebSocket.Builder webSocket = new HttpOptions.WebSocket.Builder();
 
         private Builder(McpServer server) {
             this.server = Objects.requireNonNull(server, "server");
@@ -465,6 +489,15 @@ public final class HttpServerTransport implements AutoCloseable {
         }
 
         /**
+         * The WebSocket endpoint (served by default at {@code /mcp/ws}): its path, message and frame limits, ping
+         * interval and idle timeout, flood limits; {@code webSocket(w -> w.off())} serves none.
+         */
+        public Builder webSocket(Consumer<HttpOptions.WebSocket.Builder> group) {
+            group.accept(webSocket);
+            return this;
+        }
+
+        /**
          * Mounts a plain HTTP route next to the MCP endpoint, on the same connections and with the same checks (Host,
          * Origin, body limits, JSON Content-Type on bodies). {@code path} is literal segments and whole-segment
          * {@code {variables}}, e.g. {@code /users/{id}}. The handler runs on a virtual thread of its own, as tool
@@ -531,7 +564,8 @@ public final class HttpServerTransport implements AutoCloseable {
         public HttpServerTransport build() {
             HttpOptions.Sse sseOptions = sse.build();
             HttpOptions.Limits limitOptions = limits.build();
-            checkRoutes(sseOptions);
+            HttpOptions.WebSocket webSocketOptions = webSocket.build(limitOptions.messages());
+            checkRoutes(sseOptions, webSocketOptions);
             Set<String> hosts = new HashSet<>(allowedHosts);
             if (!hosts.isEmpty() || !"127.0.0.1".equals(host)) {
                 hosts.add(host.toLowerCase(Locale.ROOT));
@@ -539,7 +573,8 @@ public final class HttpServerTransport implements AutoCloseable {
             HttpOptions options = new HttpOptions(host, port, path, hosts, allowedOrigins, ioTransport,
                     shutdownTimeout, serverTiming, restFacade,
                     routes.stream().map(r -> r.method() + " " + r.path().template()).toList(), limitOptions,
-                    connections.build(), http2.build(), tls == null ? null : tls.build(), sessions.build(), sseOptions);
+                    connections.build(), http2.build(), tls == null ? null : tls.build(), sessions.build(), sseOptions,
+                    webSocketOptions);
             List<HttpRoutes.Route> all = new java.util.ArrayList<>();
             if (restFacade) {
                 // first, so that no template of a plain route can shadow the façade's paths
@@ -550,9 +585,19 @@ public final class HttpServerTransport implements AutoCloseable {
             return new HttpServerTransport(server, options, new HttpRoutes(all));
         }
 
-        private void checkRoutes(HttpOptions.Sse sseOptions) {
+        private void checkRoutes(HttpOptions.Sse sseOptions, HttpOptions.WebSocket webSocketOptions) {
             HttpOptions.Sse.LegacyPaths legacy = sseOptions.legacy().orElse(null);
+            if (webSocketOptions != null && (webSocketOptions.path().equals(path) || legacy != null
+                    && (webSocketOptions.path().equals(legacy.ssePath())
+                            || webSocketOptions.path().equals(legacy.messagesPath())))) {
+                throw new IllegalArgumentException("webSocket.path: " + webSocketOptions.path()
+                        + " (already the path of the MCP endpoint or the 2024-11-05 HTTP+SSE transport)");
+            }
             for (HttpRoutes.Route r : routes) {
+                if (webSocketOptions != null && r.path().template().equals(webSocketOptions.path())) {
+                    throw new IllegalArgumentException("route: " + r.method() + " " + webSocketOptions.path()
+                            + " is the WebSocket endpoint's path (see webSocket(w -> w.off()))");
+                }
                 if (r.path().template().equals(path)) {
                     throw new IllegalArgumentException("route: " + r.method() + " " + path + " is the MCP endpoint's path");
                 }

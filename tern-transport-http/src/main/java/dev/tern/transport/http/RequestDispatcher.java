@@ -31,12 +31,16 @@ final class RequestDispatcher {
     private final String mcpPath;
     private final BodyReader mcpPost;
     private final BodyReader legacyPost;
+    /** {@code null} when the WebSocket endpoint is off. */
+    private final WebSocketEndpoint webSockets;
 
-    RequestDispatcher(McpEndpoint endpoint, HttpRoutes routes, HostCheck hosts, String mcpPath) {
+    RequestDispatcher(McpEndpoint endpoint, HttpRoutes routes, HostCheck hosts, String mcpPath,
+            WebSocketEndpoint webSockets) {
         this.endpoint = endpoint;
         this.routes = routes;
         this.hosts = hosts;
         this.mcpPath = mcpPath;
+        this.webSockets = webSockets;
         this.mcpPost = (head, body, exchange) -> endpoint.handlePost(head.headers(), body, exchange);
         this.legacyPost = (head, body, exchange) -> endpoint.legacySse().post(head.uri(), head.headers(), body,
                 exchange, endpoint);
@@ -57,6 +61,9 @@ final class RequestDispatcher {
         boolean legacySse = endpoint.legacySse().serves(path);
         if (legacySse || path.equals(mcpPath)) {
             return mcp(request, path, legacySse, exchange);
+        }
+        if (webSockets != null && path.equals(webSockets.path())) {
+            return upgradeToWebSocket(request, exchange);
         }
         HttpRoutes.PathMatch match = routes.match(request);
         if (match != null) {
@@ -88,15 +95,41 @@ final class RequestDispatcher {
         return pending;
     }
 
+    /**
+     * The WebSocket upgrade, with the MCP endpoint's Host and Origin checks (a foreign Origin is cross-site WebSocket
+     * hijacking); whoever the request's credentials name is the connection's principal for its whole life.
+     */
+    private BodyReader upgradeToWebSocket(HttpRequest request, HttpExchange exchange) {
+        if (!hostAndOriginAllowed(request.headers(), exchange)) {
+            return null;
+        }
+        if (endpoint.draining()) {
+            endpoint.unavailable(exchange);
+            return null;
+        }
+        webSockets.upgrade(request, exchange, endpoint.principal(request.headers()));
+        return null;
+    }
+
+    /** Whether the Host and Origin headers name this server or an allowed origin; otherwise 403 is sent. */
+    private boolean hostAndOriginAllowed(HttpHeaders headers, HttpExchange exchange) {
+        if (!hosts.hostAllowed(headers.get(HttpHeaderNames.HOST))) {
+            refuse(exchange, HttpResponseStatus.FORBIDDEN, "Forbidden: Host header not allowed");
+            return false;
+        }
+        if (!hosts.originAllowed(headers.get(HttpHeaderNames.ORIGIN))) {
+            refuse(exchange, HttpResponseStatus.FORBIDDEN, "Forbidden: Origin not allowed");
+            return false;
+        }
+        return true;
+    }
+
     private BodyReader mcp(HttpRequest request, String path, boolean legacySse, HttpExchange exchange) {
         HttpHeaders headers = request.headers();
-        if (!hosts.hostAllowed(headers.get(HttpHeaderNames.HOST))) {
-            return refuse(exchange, HttpResponseStatus.FORBIDDEN, "Forbidden: Host header not allowed");
+        if (!hostAndOriginAllowed(headers, exchange)) {
+            return null;
         }
         String origin = headers.get(HttpHeaderNames.ORIGIN);
-        if (!hosts.originAllowed(origin)) {
-            return refuse(exchange, HttpResponseStatus.FORBIDDEN, "Forbidden: Origin not allowed");
-        }
         if (origin != null) {
             exchange.header(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, origin)
                     .header(HttpHeaderNames.VARY, HttpHeaderNames.ORIGIN)

@@ -1,0 +1,179 @@
+package dev.tern.client;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+import dev.tern.client.http.WebSocketClient;
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.ErrorCodes;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcError;
+import dev.tern.protocol.JsonRpcFailure;
+import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.JsonRpcResponse;
+import dev.tern.protocol.JsonRpcResult;
+import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
+
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A server's WebSocket endpoint ({@code ws://}, {@code wss://}): one long-lived connection, opened on the first
+ * message, carrying every request of both eras as text messages; a legacy session lives as long as the connection.
+ * A connection that has ended is opened again for the next message (a legacy session does not survive that).
+ */
+final class WebSocketMcpTransport implements McpTransport {
+    private final URI uri;
+    private final WebSocketClient.Builder builder;
+    private final JsonRpcCodec codec;
+    private final Consumer<JsonRpcNotification> notifications;
+    private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
+    private CompletableFuture<WebSocketClient> connection;
+    private volatile boolean closed;
+
+    private record Pending(CompletableFuture<McpReply> future, long sentNanos) {
+    }
+
+    WebSocketMcpTransport(URI uri, WebSocketClient.Builder builder, JsonRpcCodec codec,
+            Consumer<JsonRpcNotification> notifications) {
+        this.uri = uri;
+        this.builder = builder;
+        this.codec = codec;
+        this.notifications = notifications;
+    }
+
+    @Override
+    public boolean http() {
+        return false;
+    }
+
+    @Override
+    public CompletableFuture<McpReply> send(JsonRpcRequest request, ProtocolVersion version, List<String> extraHeaders) {
+        CompletableFuture<McpReply> future = new CompletableFuture<>();
+        pending.put(request.id(), new Pending(future, System.nanoTime()));
+        future.whenComplete((r, e) -> {
+            Throwable cause = e == null ? null : McpClient.unwrap(e);
+            boolean givenUp = cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof java.util.concurrent.CancellationException;
+            if (pending.remove(request.id()) != null && givenUp && !closed) {
+                // given up on (timeout, cancellation): tell the server to stop working on it
+                ObjectNode params = Json.object();
+                params.set("requestId", Json.mapper().valueToTree(switch (request.id()) {
+                    case RequestId.NumberId n -> n.value();
+                    case RequestId.StringId s -> s.value();
+                }));
+                params.put("reason", "the client stopped waiting: " + cause.getClass().getSimpleName());
+                write(new JsonRpcNotification("notifications/cancelled", params));
+            }
+        });
+        write(request).exceptionally(e -> {
+            future.completeExceptionally(McpClient.unwrap(e));
+            return null;
+        });
+        return future;
+    }
+
+    @Override
+    public CompletableFuture<Void> notify(JsonRpcNotification notification, ProtocolVersion version) {
+        return write(notification);
+    }
+
+    /** Writes one message on the connection, opening it first if need be. */
+    private CompletableFuture<Void> write(JsonRpcMessage message) {
+        byte[] bytes = codec.encode(message);
+        CompletableFuture<Void> written = new CompletableFuture<>();
+        connection().whenComplete((ws, e) -> {
+            if (e != null) {
+                written.completeExceptionally(new McpClientException("cannot open a WebSocket to " + uri + ": "
+                        + McpClient.unwrap(e).getMessage(), McpClient.unwrap(e)));
+                return;
+            }
+            ws.send(bytes).addListener(f -> {
+                if (f.isSuccess()) {
+                    written.complete(null);
+                } else {
+                    written.completeExceptionally(new McpClientException("cannot write to " + uri + ": "
+                            + f.cause().getMessage(), f.cause()));
+                }
+            });
+        });
+        return written;
+    }
+
+    private synchronized CompletableFuture<WebSocketClient> connection() {
+        if (closed) {
+            return CompletableFuture.failedFuture(new McpClientException("the client is closed"));
+        }
+        CompletableFuture<WebSocketClient> c = connection;
+        if (c == null || c.isCompletedExceptionally() || c.isDone() && !c.join().isOpen()) {
+            c = builder.connect(this::receive, this::ended);
+            connection = c;
+        }
+        return c;
+    }
+
+    private void ended(WebSocketClient.Closed how) {
+        failAll(new McpClientException("the WebSocket connection to " + uri + " closed"
+                + (how.status() < 0 ? "" : " (" + how.status() + (how.reason().isEmpty() ? "" : " " + how.reason())
+                        + ")")));
+    }
+
+    private void receive(byte[] message) {
+        long now = System.nanoTime();
+        Decoded decoded = codec.decode(message);
+        if (!(decoded instanceof Decoded.Single single)) {
+            return;
+        }
+        switch (single.message()) {
+            case JsonRpcResponse r -> {
+                Pending p = r.id() == null ? null : pending.remove(r.id());
+                if (p != null) {
+                    McpReply reply = switch (r) {
+                        case JsonRpcResult ok -> new McpReply(ok.result(), null, null, p.sentNanos(), now, now);
+                        case JsonRpcFailure f -> new McpReply(null, f.error(), null, p.sentNanos(), now, now);
+                    };
+                    p.future().complete(reply);
+                }
+            }
+            case JsonRpcNotification n -> notifications.accept(n);
+            case JsonRpcRequest r -> write(r.method().equals("ping")
+                    ? new JsonRpcResult(r.id(), Json.object())
+                    : new JsonRpcFailure(r.id(), JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
+                            "Method not found: this client does not support " + r.method())));
+        }
+    }
+
+    private void failAll(McpClientException cause) {
+        for (RequestId id : pending.keySet()) {
+            Pending p = pending.remove(id);
+            if (p != null) {
+                p.future().completeExceptionally(cause);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        CompletableFuture<WebSocketClient> c;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            c = connection;
+        }
+        if (c != null && c.isDone() && !c.isCompletedExceptionally()) {
+            c.join().close();
+        } else if (c != null) {
+            c.thenAccept(WebSocketClient::close);
+        }
+        failAll(new McpClientException("the client is closed"));
+    }
+}
