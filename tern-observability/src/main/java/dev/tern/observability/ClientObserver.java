@@ -3,6 +3,8 @@ package dev.tern.observability;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
+import dev.tern.server.observe.Transport;
+
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
@@ -88,10 +90,10 @@ public final class ClientObserver {
                 var b = tracer.spanBuilder(operation.spanName).setSpanKind(SpanKind.CLIENT)
                         .setStartTimestamp(clock.epochNanos(started), TimeUnit.NANOSECONDS)
                         .setAllAttributes(operation.spanAttributes)
-                        .setAttribute(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport);
-                if (transport.protocolName != null) {
-                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName);
-                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion);
+                        .setAttribute(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport());
+                if (transport.protocolName() != null) {
+                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName());
+                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion());
                 }
                 this.span = b.startSpan();
             }
