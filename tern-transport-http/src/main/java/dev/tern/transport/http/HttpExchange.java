@@ -158,9 +158,10 @@ final class HttpExchange {
         return observation;
     }
 
-    /** How this exchange came: HTTP/2 streams are child channels of their connection. */
+    /** How this exchange came: each HTTP/2 stream is a channel of its own. */
     dev.tern.server.observe.Transport transport() {
-        return ctx.channel().parent() != null ? dev.tern.server.observe.Transport.HTTP_2
+        return ctx.channel() instanceof io.netty.handler.codec.http2.Http2StreamChannel
+                ? dev.tern.server.observe.Transport.HTTP_2
                 : dev.tern.server.observe.Transport.HTTP_1_1;
     }
 
