@@ -11,9 +11,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.client.Era;
+import dev.tern.client.McpClient;
 import dev.tern.examples.Examples;
 import dev.tern.server.McpServer;
 import dev.tern.transport.http.HttpServerTransport;
@@ -91,6 +94,27 @@ class WiredServerTest {
                 "mcp_method_name=\"tools/call\"", "gen_ai_tool_name=\"get_user\"")).isEqualTo(1);
         assertThat(accessLog).singleElement().satisfies(line -> assertThat(line)
                 .contains("\"method\":\"tools/call\"", "\"target\":\"get_user\"", "\"outcome\":\"ok\"", TRACE_ID));
+    }
+
+    @Test
+    void theServerSpanOfATernClientCallIsAChildOfTheClientSpanPutInTheMeta() throws Exception {
+        URI endpoint = startHttp();
+        try (McpClient client = McpClient.http(endpoint).era(Era.MODERN)
+                .tracer(fixture.observability.client().tracer()).build()) {
+            assertThat(client.callTool("get_user", Map.of("id", "7")).get(20, TimeUnit.SECONDS).isError()).isNotEqualTo(Boolean.TRUE);
+        }
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (fixture.spans.getFinishedSpanItems().size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        List<SpanData> spans = fixture.spans.getFinishedSpanItems();
+        SpanData clientSpan = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).findFirst().orElseThrow();
+        SpanData serverSpan = spans.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        assertThat(clientSpan.getName()).isEqualTo("tools/call get_user");
+        assertThat(serverSpan.getName()).isEqualTo("tools/call get_user");
+        assertThat(serverSpan.getTraceId()).isEqualTo(clientSpan.getTraceId());
+        assertThat(serverSpan.getParentSpanId()).isEqualTo(clientSpan.getSpanId());
     }
 
     @Test
