@@ -134,8 +134,7 @@ final class ServeCommand implements Callable<Integer> {
     int metricsPort;
 
     @CommandLine.Option(names = "--traces", description = "Make an OpenTelemetry span of every MCP request, exported as "
-            + "the OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT for OTLP, OTEL_TRACES_EXPORTER=zipkin with "
-            + "OTEL_EXPORTER_ZIPKIN_ENDPOINT for Zipkin).")
+            + "the OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 for OTLP).")
     boolean traces;
 
     @CommandLine.Option(names = "--access-log", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
