@@ -44,13 +44,14 @@ final class ObservabilityOptions {
                 });
     }
 
-    /** Tells on stderr where the metrics are. */
-    static void announce(Observability observability, String base) {
+    /** Tells on stderr where the metrics are; {@code base} is the main port's URL without a path. */
+    static void announce(Observability observability, String host, String base) {
         if (observability == null || !observability.metricsOn()) {
             return;
         }
         String at = observability.metricsPort() >= 0
-                ? "port " + observability.metricsPort() + METRICS_PATH
+                ? "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + observability.metricsPort()
+                        + METRICS_PATH
                 : base + METRICS_PATH;
         System.err.println("tern: metrics at " + at);
     }

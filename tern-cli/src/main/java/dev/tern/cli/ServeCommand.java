@@ -249,7 +249,7 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern: REST façade at " + base + "/rest/tools/{name}, OpenAPI document at " + base
                     + "/openapi.json" + (exampleRoutes.isEmpty() ? "" : ", plain REST at " + base + exampleRoutes.get(0).path()));
         }
-        ObservabilityOptions.announce(observability, transport.url().substring(0, transport.url().length() - path.length()));
+        ObservabilityOptions.announce(observability, host, transport.url().substring(0, transport.url().length() - path.length()));
         stopped.await();
         return 0;
     }
