@@ -428,6 +428,10 @@ final class BenchCommand implements Callable<Integer> {
                 + "warm-ups included) it spent paused for garbage collection.")
         Path serverJfr;
 
+        @CommandLine.Option(names = "--server-arg", paramLabel = "ARG", description = "One more argument for the "
+                + "server's tern serve (repeatable), e.g. --server-arg=--metrics to measure what metrics cost.")
+        List<String> extraServerArgs = List.of();
+
         @CommandLine.Mixin
         Output output = new Output();
 
@@ -438,7 +442,9 @@ final class BenchCommand implements Callable<Integer> {
             try {
                 LoadSpec spec = (connections != null ? LoadSpec.closedLoop(connections, Durations.parse(duration))
                         : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
-                compare = CompareRun.of(Main.class.getName(), serverArgs(serverTiming), spec)
+                List<String> args = serverArgs(serverTiming);
+                args.addAll(extraServerArgs);
+                compare = CompareRun.of(Main.class.getName(), args, spec)
                         .http(HttpVersion.parse(http)).userId(id).serverCpus(serverCpus).serverJfr(serverJfr)
                         .quiet(output.quiet).label(output.label).log(err);
             } catch (IllegalArgumentException e) {

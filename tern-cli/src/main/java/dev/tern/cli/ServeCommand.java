@@ -11,7 +11,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.examples.Examples;
+import dev.tern.observability.Observability;
 import dev.tern.server.McpServer;
+import dev.tern.server.observe.McpObserver;
 import dev.tern.transport.http.HttpServerTransport;
 import dev.tern.transport.http.IoTransport;
 import dev.tern.transport.http.RouteResponse;
@@ -122,6 +124,24 @@ final class ServeCommand implements Callable<Integer> {
                     + "--no-rest serves MCP only).")
     boolean rest;
 
+    @CommandLine.Option(names = "--metrics", description = "Serve metrics (OpenTelemetry's MCP histograms, Tern's "
+            + "counts, JVM) in the Prometheus text format at /metrics on the main port, behind the same Host checks.")
+    boolean metrics;
+
+    @CommandLine.Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "-1",
+            description = "Serve /metrics on a port of its own (on --host; 0 picks a free one) instead of the main "
+                    + "port; implies --metrics (default: off).")
+    int metricsPort;
+
+    @CommandLine.Option(names = "--traces", description = "Make an OpenTelemetry span of every MCP request, exported as "
+            + "the OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 for OTLP).")
+    boolean traces;
+
+    @CommandLine.Option(names = "--access-log", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+            description = "Write one JSON line per MCP request (time, method, target, outcome, duration, principal, "
+                    + "session, trace id) to FILE, or with - or no value to stdout (stderr under --stdio).")
+    String accessLog;
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -138,14 +158,24 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         McpServer server;
         try {
+            observability = ObservabilityOptions.build(this);
             server = Examples.create(example, (path, description, handler) ->
-                    exampleRoutes.add(new ExampleRoute(path, description, handler)));
-        } catch (IllegalArgumentException e) {
+                    exampleRoutes.add(new ExampleRoute(path, description, handler)),
+                    observability == null ? McpObserver.off() : observability.observer());
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
             return 2;
         }
-        return stdio ? serveStdio(server) : serveHttp(server);
+        try {
+            return stdio ? serveStdio(server) : serveHttp(server);
+        } finally {
+            if (observability != null) {
+                observability.close();
+            }
+        }
     }
+
+    private Observability observability;
 
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(io)
@@ -161,6 +191,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
+        ObservabilityOptions.route(observability, builder);
         if (rest) {
             for (ExampleRoute route : exampleRoutes) {
                 builder.nonBlockingRoute("GET", route.path(), route.description(), request -> route.handler()
@@ -203,6 +234,9 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             transport.close();
             server.close();
+            if (observability != null) {
+                observability.close();
+            }
             stopped.countDown();
         }, "tern-shutdown"));
         System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
@@ -215,6 +249,7 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern: REST façade at " + base + "/rest/tools/{name}, OpenAPI document at " + base
                     + "/openapi.json" + (exampleRoutes.isEmpty() ? "" : ", plain REST at " + base + exampleRoutes.get(0).path()));
         }
+        ObservabilityOptions.announce(observability, host, transport.url().substring(0, transport.url().length() - path.length()));
         stopped.await();
         return 0;
     }

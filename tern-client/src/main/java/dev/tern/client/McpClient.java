@@ -73,6 +73,7 @@ public final class McpClient implements AutoCloseable {
     private final Consumer<JsonRpcNotification> listener;
     private final LoggingLevel logLevel;
     private final ObjectNode modernMeta;
+    private final @Nullable ClientTracer tracer;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<String, Consumer<JsonNode>> progressListeners = new ConcurrentHashMap<>();
     private final Map<String, List<ParamHeaders.Param>> toolHeaders = new ConcurrentHashMap<>();
@@ -90,6 +91,7 @@ public final class McpClient implements AutoCloseable {
         this.requestTimeout = b.requestTimeout;
         this.listener = b.listener;
         this.logLevel = b.logLevel;
+        this.tracer = b.tracer;
         this.modernMeta = Json.object();
         modernMeta.put(McpMeta.PROTOCOL_VERSION, ProtocolVersion.LATEST.id());
         modernMeta.set(McpMeta.CLIENT_INFO, mapper.valueToTree(clientInfo));
@@ -335,7 +337,8 @@ public final class McpClient implements AutoCloseable {
             Consumer<JsonNode> progress) {
         RequestId id = RequestId.of(nextId.getAndIncrement());
         String token = progress == null ? null : "p" + id;
-        ObjectNode sent = withMeta(e == Era.MODERN, params, token);
+        ClientTracer.Call traced = tracer == null ? null : tracer.start(method, target(method, params), transport.http());
+        ObjectNode sent = withMeta(e == Era.MODERN, params, token, traced);
         if (token != null) {
             progressListeners.put(token, progress);
         }
@@ -347,11 +350,20 @@ public final class McpClient implements AutoCloseable {
         if (token != null) {
             reply.whenComplete((r, x) -> progressListeners.remove(token));
         }
+        if (traced != null) {
+            reply.whenComplete(traced::end);
+        }
         return reply;
     }
 
-    private ObjectNode withMeta(boolean modern, ObjectNode params, String progressToken) {
-        if (!modern && progressToken == null) {
+    private static @Nullable String target(String method, @Nullable ObjectNode params) {
+        JsonNode name = params == null || !(method.equals("tools/call") || method.equals("prompts/get"))
+                ? null : params.get("name");
+        return name != null && name.isString() ? name.stringValue() : null;
+    }
+
+    private ObjectNode withMeta(boolean modern, ObjectNode params, String progressToken, ClientTracer.Call traced) {
+        if (!modern && progressToken == null && traced == null) {
             return params;
         }
         ObjectNode copy = Json.object();
@@ -365,13 +377,16 @@ public final class McpClient implements AutoCloseable {
             if (modern) {
                 meta.setAll(modernMeta);
             }
-        } else if (progressToken != null) {
+        } else if (progressToken != null || traced != null) {
             meta = modern ? modernMeta.deepCopy() : Json.object();
         } else {
             meta = modernMeta;
         }
         if (progressToken != null) {
             meta.put(McpMeta.PROGRESS_TOKEN, progressToken);
+        }
+        if (traced != null) {
+            traced.inject(meta::put);
         }
         copy.set(McpMeta.KEY, meta);
         return copy;
@@ -401,7 +416,7 @@ public final class McpClient implements AutoCloseable {
     /** 2026-07-28 first; an answer or a modern error means modern, anything else legacy. */
     private CompletableFuture<Era> probe() {
         RequestId id = RequestId.of(nextId.getAndIncrement());
-        ObjectNode params = withMeta(true, null, null);
+        ObjectNode params = withMeta(true, null, null, null);
         Duration probeTimeout = requestTimeout.isZero() || requestTimeout.compareTo(Duration.ofSeconds(10)) > 0
                 ? Duration.ofSeconds(10) : requestTimeout;
         return transport.send(new JsonRpcRequest(id, "server/discover", params), ProtocolVersion.LATEST, List.of())
@@ -489,6 +504,7 @@ public final class McpClient implements AutoCloseable {
         Duration requestTimeout = Duration.ofSeconds(60);
         Consumer<JsonRpcNotification> listener;
         LoggingLevel logLevel;
+        ClientTracer tracer;
 
         Builder() {
         }
@@ -538,6 +554,12 @@ public final class McpClient implements AutoCloseable {
          */
         public B logLevel(LoggingLevel level) {
             this.logLevel = Objects.requireNonNull(level, "level");
+            return self();
+        }
+
+        /** Reports every request this client sends and puts its trace context into the request's {@code _meta}. */
+        public B tracer(ClientTracer tracer) {
+            this.tracer = Objects.requireNonNull(tracer, "tracer");
             return self();
         }
 

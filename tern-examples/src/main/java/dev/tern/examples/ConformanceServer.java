@@ -39,6 +39,7 @@ import dev.tern.server.ResourceTemplateSpec;
 import dev.tern.server.TaskSupport;
 import dev.tern.server.ToolException;
 import dev.tern.server.ToolSpec;
+import dev.tern.server.observe.McpObserver;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -115,11 +116,16 @@ public final class ConformanceServer {
     }
 
     public static McpServer create() {
-        return new ConformanceServer().build();
+        return create(McpObserver.off());
     }
 
-    private McpServer build() {
-        McpServer.Builder b = McpServer.builder()
+    /** The fixture server, reporting to {@code observer}. */
+    public static McpServer create(McpObserver observer) {
+        return new ConformanceServer().build(observer);
+    }
+
+    private McpServer build(McpObserver observer) {
+        McpServer.Builder b = McpServer.builder().observer(observer)
                 .info("tern-conformance", "0.1.0")
                 .instructions("Fixture server for the MCP conformance suite: test_* tools, test:// resources and "
                         + "test_* prompts.");

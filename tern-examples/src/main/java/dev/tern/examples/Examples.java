@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 import dev.tern.server.McpServer;
+import dev.tern.server.observe.McpObserver;
 
 /** The example servers, by name. */
 public final class Examples {
@@ -26,11 +27,16 @@ public final class Examples {
         void get(String pathTemplate, String description, Function<Map<String, String>, Optional<?>> handler);
     }
 
-    private static final Map<String, Function<Routes, McpServer>> EXAMPLES = new LinkedHashMap<>();
+    /** An example made with its routes and the observer its server reports to. */
+    private interface Factory {
+        McpServer create(Routes routes, McpObserver observer);
+    }
+
+    private static final Map<String, Factory> EXAMPLES = new LinkedHashMap<>();
 
     static {
         EXAMPLES.put("user-directory", UserDirectoryServer::create);
-        EXAMPLES.put("conformance", routes -> ConformanceServer.create());
+        EXAMPLES.put("conformance", (routes, observer) -> ConformanceServer.create(observer));
     }
 
     private Examples() {
@@ -48,10 +54,15 @@ public final class Examples {
 
     /** Builds the named example and mounts its plain HTTP routes, if it has any, on {@code routes}. */
     public static McpServer create(String name, Routes routes) {
-        Function<Routes, McpServer> factory = EXAMPLES.get(name);
+        return create(name, routes, McpObserver.off());
+    }
+
+    /** As {@link #create(String, Routes)}, with the server reporting to {@code observer}. */
+    public static McpServer create(String name, Routes routes, McpObserver observer) {
+        Factory factory = EXAMPLES.get(name);
         if (factory == null) {
             throw new IllegalArgumentException("Unknown example \"" + name + "\" (expected one of " + names() + ")");
         }
-        return factory.apply(routes);
+        return factory.create(routes, observer);
     }
 }

@@ -16,11 +16,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.tern.observability.Era;
-import dev.tern.observability.McpObserver;
 import dev.tern.observability.Observability;
-import dev.tern.observability.RequestObservation;
-import dev.tern.observability.Transport;
+import dev.tern.server.observe.Era;
+import dev.tern.server.observe.McpObserver;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.Transport;
 
 /**
  * What observing one {@code tools/call} costs the server: every call the server would make for a request, with

@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import dev.tern.server.observe.Era;
+
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
@@ -84,7 +86,7 @@ public final class AccessLog implements AutoCloseable {
             optional(g, "session", e.session());
             optional(g, "trace_id", e.traceId());
             if (e.era() != null) {
-                g.writeStringProperty("era", e.era().label);
+                g.writeStringProperty("era", e.era().label());
             }
             optional(g, "request_id", e.requestId());
             g.writeEndObject();

@@ -3,6 +3,10 @@ package dev.tern.observability;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
+import dev.tern.client.ClientTracer;
+import dev.tern.client.McpReply;
+import dev.tern.server.observe.Transport;
+
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
@@ -54,6 +58,36 @@ public final class ClientObserver {
         return new Call(transport, operations.of(method, target), nanoTime);
     }
 
+    /**
+     * This observer as the tracer a tern-client {@code McpClient} takes: a CLIENT span per request, its context in the
+     * request's {@code _meta}, and the client's operation histogram.
+     */
+    public ClientTracer tracer() {
+        return (method, target, http) -> {
+            Call call = call(http ? Transport.HTTP_1_1 : Transport.STDIO, method, target, System.nanoTime());
+            return new ClientTracer.Call() {
+                @Override
+                public void inject(BiConsumer<String, String> meta) {
+                    call.injectInto(meta);
+                }
+
+                @Override
+                public void end(McpReply reply, Throwable failure) {
+                    long now = System.nanoTime();
+                    if (reply == null) {
+                        call.endFailure(now, failure == null ? "unknown" : failure.getClass().getName());
+                    } else if (reply.error() != null) {
+                        call.endError(now, reply.error().code(), reply.error().message());
+                    } else if (reply.result() != null && reply.result().path("isError").asBoolean(false)) {
+                        call.endToolError(now);
+                    } else {
+                        call.end(now);
+                    }
+                }
+            };
+        };
+    }
+
     /** Records a client session's length when it ends, with {@code errorType} null unless it ended in an error. */
     public void sessionEnded(Transport transport, String protocolVersion, long startNanoTime, long endNanoTime,
                              String errorType) {
@@ -88,10 +122,10 @@ public final class ClientObserver {
                 var b = tracer.spanBuilder(operation.spanName).setSpanKind(SpanKind.CLIENT)
                         .setStartTimestamp(clock.epochNanos(started), TimeUnit.NANOSECONDS)
                         .setAllAttributes(operation.spanAttributes)
-                        .setAttribute(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport);
-                if (transport.protocolName != null) {
-                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName);
-                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion);
+                        .setAttribute(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport());
+                if (transport.protocolName() != null) {
+                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName());
+                    b.setAttribute(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion());
                 }
                 this.span = b.startSpan();
             }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.tern.server.observe.McpObserver;
+
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.exporter.prometheus.PrometheusMetricReader;
 import io.opentelemetry.instrumentation.runtimetelemetry.RuntimeTelemetry;
@@ -108,6 +110,11 @@ public final class Observability implements AutoCloseable {
     /** The SDK in use, for handlers and libraries that make spans and metrics of their own. */
     public OpenTelemetry openTelemetry() {
         return sdk;
+    }
+
+    /** Whether metrics are collected, so that {@link #metrics} answers. */
+    public boolean metricsOn() {
+        return prometheus != null;
     }
 
     /** The port of the standalone metrics server, or -1 when there is none. */

@@ -3,6 +3,8 @@ package dev.tern.observability;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import dev.tern.server.observe.Transport;
+
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 
@@ -118,10 +120,10 @@ final class Operations {
     }
 
     static AttributesBuilder network(AttributesBuilder b, Transport transport) {
-        b.put(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport);
-        if (transport.protocolName != null) {
-            b.put(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName);
-            b.put(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion);
+        b.put(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport());
+        if (transport.protocolName() != null) {
+            b.put(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName());
+            b.put(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion());
         }
         return b;
     }

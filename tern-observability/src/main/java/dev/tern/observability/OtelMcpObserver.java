@@ -4,6 +4,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.ToLongFunction;
 
+import dev.tern.server.observe.McpObserver;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.SessionObservation;
+import dev.tern.server.observe.Transport;
+import dev.tern.server.observe.TransportStats;
+
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -67,7 +73,7 @@ final class OtelMcpObserver implements McpObserver {
     @Override
     public SessionObservation session(Transport transport, String protocolVersion, long nanoTime) {
         if (sessionDuration == null) {
-            return Off.OBSERVER;
+            return McpObserver.off().session(transport, protocolVersion, nanoTime);
         }
         Attributes attributes = sessionAttributes(transport, protocolVersion);
         return new SessionObservation() {

@@ -2,6 +2,10 @@ package dev.tern.observability;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.server.observe.Era;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.Transport;
+
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -121,7 +125,7 @@ final class OtelRequestObservation implements RequestObservation {
         this.handlerStarted = nanoTime;
         Span s = span();
         if (s == null) {
-            return Off.OBSERVER;
+            return Scope.NONE;
         }
         io.opentelemetry.context.Scope scope = parent.with(s).makeCurrent();
         return scope::close;
@@ -238,10 +242,10 @@ final class OtelRequestObservation implements RequestObservation {
             parent = http;
         }
         b.setParent(parent);
-        b.setAttribute(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport);
-        if (transport.protocolName != null) {
-            b.setAttribute(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName);
-            b.setAttribute(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion);
+        b.setAttribute(McpAttributes.NETWORK_TRANSPORT, transport.networkTransport());
+        if (transport.protocolName() != null) {
+            b.setAttribute(McpAttributes.NETWORK_PROTOCOL_NAME, transport.protocolName());
+            b.setAttribute(McpAttributes.NETWORK_PROTOCOL_VERSION, transport.protocolVersion());
         }
         String id = requestId();
         if (id != null) {
@@ -260,7 +264,7 @@ final class OtelRequestObservation implements RequestObservation {
             b.setAttribute(McpAttributes.CLIENT_ADDRESS, clientAddress);
         }
         if (era != null) {
-            b.setAttribute(McpAttributes.ERA, era.label);
+            b.setAttribute(McpAttributes.ERA, era.label());
         }
         span = b.startSpan();
         return span;

@@ -9,6 +9,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.tern.server.observe.McpObserver;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.Transport;
+import dev.tern.server.observe.TransportStats;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.tern.server.observe.Transport;
+
 import org.junit.jupiter.api.Test;
 
 import com.sun.net.httpserver.HttpServer;

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.server.observe.Era;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.Transport;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

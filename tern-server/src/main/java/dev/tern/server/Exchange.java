@@ -24,6 +24,7 @@ import dev.tern.protocol.model.ElicitResult;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.protocol.model.Root;
+import dev.tern.server.observe.RequestObservation;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -60,6 +61,9 @@ final class Exchange implements RequestContext {
     /** When the handler started and ended ({@link System#nanoTime()}; 0 if it did not run). */
     long handlerStarted;
     long handlerEnded;
+
+    /** What the server's observer is told of this request; the observer's do-nothing one when it is off. */
+    RequestObservation observation = RequestRunner.UNOBSERVED;
 
     /** Set when this exchange runs a tool as a task. */
     Tasks.Running task;

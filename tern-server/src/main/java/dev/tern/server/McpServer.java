@@ -19,6 +19,7 @@ import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
+import dev.tern.server.observe.McpObserver;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -64,9 +65,11 @@ public final class McpServer implements AutoCloseable {
     private final ObjectNode serverInfoMeta;
     private final DirectCalls directCalls;
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
+    private final McpObserver observer;
     private volatile boolean closed;
 
     private McpServer(Builder b) {
+        this.observer = b.observer;
         this.info = b.info;
         this.instructions = b.instructions;
         this.config = b.config();
@@ -293,6 +296,11 @@ public final class McpServer implements AutoCloseable {
         return config;
     }
 
+    /** Where this server and its transports report requests, sessions and counts; {@link McpObserver#off()} unless set. */
+    public McpObserver observer() {
+        return observer;
+    }
+
     FeatureRegistry registry() {
         return registry;
     }
@@ -368,6 +376,7 @@ public final class McpServer implements AutoCloseable {
         private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
         private byte[] requestStateKey;
         private TaskStore taskStore;
+        private McpObserver observer = McpObserver.off();
 
         private Builder() {
         }
@@ -473,6 +482,12 @@ public final class McpServer implements AutoCloseable {
         /** Where tasks are kept (default: in memory, bounded). */
         public Builder taskStore(TaskStore store) {
             this.taskStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** Where requests, sessions and the transports' counts are reported (default: {@link McpObserver#off()}). */
+        public Builder observer(McpObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return this;
         }
 

@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.RequestId;
+import dev.tern.server.observe.RequestObservation;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,6 +30,15 @@ public interface Outbound {
      * Called only when {@link #timesHandlers()} says so.
      */
     default void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
+    }
+
+    /**
+     * What the transport observed of a request it received (its arrival, client, HTTP trace context), for the server
+     * to complete and end; {@code null}, the default, when it observed nothing. Called on the thread that hands the
+     * request to {@link ServerChannel#receive}, only when the server's {@link McpServer#observer()} is enabled.
+     */
+    default @Nullable RequestObservation observation(RequestId request) {
+        return null;
     }
 
     /** Whether the handlers of the requests received from now on are timed for {@link #served}; the default, no. */

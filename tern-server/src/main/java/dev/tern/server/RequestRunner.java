@@ -18,6 +18,9 @@ import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.model.Implementation;
 import dev.tern.protocol.model.LoggingLevel;
+import dev.tern.server.observe.McpObserver;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.Transport;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -32,6 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class RequestRunner {
     private static final System.Logger LOG = System.getLogger("dev.tern.server");
     private static final AtomicLong ERROR_REFERENCE = new AtomicLong();
+    /** The do-nothing observation every exchange holds while the server's observer is off. */
+    static final RequestObservation UNOBSERVED = McpObserver.off().request(Transport.STDIO, 0);
 
     private final McpServer server;
 
@@ -134,6 +139,9 @@ final class RequestRunner {
 
     /** Runs an opened request on the thread its method and the transport call for. */
     void dispatch(Exchange exchange, Methods.Method method) {
+        if (server.observer().enabled()) {
+            exchange.observation = Observed.start(exchange);
+        }
         if (method.inline()) {
             run(exchange, method);
         } else if (exchange.host.outbound().runsNonBlockingHandlersInline()
@@ -170,11 +178,11 @@ final class RequestRunner {
     private void run(Exchange exchange, Methods.Method method) {
         JsonRpcResponse response;
         Outbound outbound = exchange.host.outbound();
-        boolean timed = outbound.timesHandlers();
+        boolean timed = outbound.timesHandlers() || exchange.observation != UNOBSERVED;
         if (timed) {
             exchange.handlerStarted = System.nanoTime();
         }
-        try {
+        try (RequestObservation.Scope ignored = exchange.observation.handlerStarted(exchange.handlerStarted)) {
             ObjectNode result = method.handle(exchange);
             response = result == null ? null : new JsonRpcResult(exchange.request.id(), decorate(exchange, result));
         } catch (InputRequiredSignal signal) {
@@ -186,6 +194,7 @@ final class RequestRunner {
         }
         if (timed) {
             exchange.handlerEnded = System.nanoTime();
+            exchange.observation.handlerEnded(exchange.handlerEnded);
         }
         if (response != null || method != Methods.LISTEN) {
             complete(exchange, response);
@@ -220,7 +229,11 @@ final class RequestRunner {
             if (response != null && exchange.handlerStarted != 0) {
                 exchange.host.outbound().served(exchange.request.id(), exchange.handlerStarted, exchange.handlerEnded);
             }
-            exchange.responder.accept(response);
+            if (exchange.observation == UNOBSERVED) {
+                exchange.responder.accept(response);
+            } else {
+                Observed.respond(exchange, response);
+            }
         } else if (exchange.responder instanceof DefaultServerChannel.BatchCollector) {
             exchange.responder.accept(null);
         }

@@ -78,6 +78,7 @@ final class HttpExchange {
     private ScheduledFuture<?> keepAliveTask;
     private Runnable onClientGone;
     private volatile ServerTiming timing;
+    private volatile dev.tern.server.observe.RequestObservation observation;
     /** A successful JSON answer goes as the one event of an SSE stream. */
     private boolean sseReplies;
     /** Written on the event loop and waiting for its {@link FlushBatch}; only the event loop reads or sets it. */
@@ -146,6 +147,22 @@ final class HttpExchange {
     /** Asks for a {@code Server-Timing} header on this exchange's JSON response. */
     void timing(ServerTiming timing) {
         this.timing = timing;
+    }
+
+    /** What the server's observer is told of this exchange's MCP request, when it observes. */
+    void observation(dev.tern.server.observe.RequestObservation observation) {
+        this.observation = observation;
+    }
+
+    dev.tern.server.observe.RequestObservation observation() {
+        return observation;
+    }
+
+    /** How this exchange came: each HTTP/2 stream is a channel of its own. */
+    dev.tern.server.observe.Transport transport() {
+        return ctx.channel() instanceof io.netty.handler.codec.http2.Http2StreamChannel
+                ? dev.tern.server.observe.Transport.HTTP_2
+                : dev.tern.server.observe.Transport.HTTP_1_1;
     }
 
     /** The timing being collected for this exchange, or {@code null} when none is asked for. */

@@ -65,6 +65,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private Channel serverChannel;
     private IoTransport transportInUse;
     private volatile boolean closed;
+    private dev.tern.server.observe.McpObserver.Registration observed;
 
     private HttpServerTransport(McpServer server, HttpOptions options, HttpRoutes routes) {
         this.server = server;
@@ -126,6 +127,7 @@ public final class HttpServerTransport implements AutoCloseable {
             throw e;
         }
         transportInUse = transport;
+        observed = server.observer().register(endpoint.stats());
         long sweep = Math.max(1_000, options.sessions().idleTimeout().toMillis() / 4);
         workers.next().scheduleAtFixedRate(endpoint.sessions()::expireIdle, sweep, sweep, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.DEBUG, "Serving MCP on {0} with {1}", serverChannel.localAddress(), transport);
@@ -318,6 +320,9 @@ public final class HttpServerTransport implements AutoCloseable {
             return;
         }
         closed = true;
+        if (observed != null) {
+            observed.close();
+        }
         endpoint.drain();
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();

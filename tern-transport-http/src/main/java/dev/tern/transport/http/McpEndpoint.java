@@ -55,6 +55,8 @@ final class McpEndpoint {
     /** The open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
     private final Map<StatelessRequest, Executor> listens = new ConcurrentHashMap<>();
     private final ClientShares listenShares;
+    private final java.util.concurrent.atomic.LongAdder shed = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder refusedByShare = new java.util.concurrent.atomic.LongAdder();
     private volatile boolean draining;
 
     McpEndpoint(McpServer server, HttpOptions options) {
@@ -82,6 +84,36 @@ final class McpEndpoint {
     /** Open 2026-07-28 {@code subscriptions/listen} requests. */
     int openListens() {
         return listens.size();
+    }
+
+    /** The endpoint's counts as the server's observer reads them. */
+    dev.tern.server.observe.TransportStats stats() {
+        return new dev.tern.server.observe.TransportStats() {
+            @Override
+            public long requestsInFlight() {
+                return inFlight.get();
+            }
+
+            @Override
+            public long sessions() {
+                return sessions.size();
+            }
+
+            @Override
+            public long listens() {
+                return listens.size();
+            }
+
+            @Override
+            public long shed() {
+                return shed.sum();
+            }
+
+            @Override
+            public long refusedByShare() {
+                return refusedByShare.sum();
+            }
+        };
     }
 
     /** Write watches pending on every exchange (each keeps its exchange alive until it fires or is cancelled). */
@@ -174,6 +206,7 @@ final class McpEndpoint {
         }
         if (inFlight.incrementAndGet() > options.limits().maxInFlight()) {
             inFlight.decrementAndGet();
+            shed.increment();
             exchange.header(HttpHeaderNames.RETRY_AFTER, 1);
             error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
                     "Service unavailable: too many requests in flight, retry shortly");
@@ -221,6 +254,9 @@ final class McpEndpoint {
             exchange.sseReplies();
         }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
+        if (server.observer().enabled()) {
+            Observations.start(server.observer(), headers, exchange, principal(headers));
+        }
         Decoded decoded = codec.decode(body);
         if (timing != null) {
             timing.parsed(System.nanoTime());
@@ -271,6 +307,9 @@ final class McpEndpoint {
             session.channel().receive(r);
             if (session.channel().negotiatedVersion() == null) {
                 sessions.remove(session, null);
+            } else if (server.observer().enabled()) {
+                session.observation = server.observer().session(exchange.transport(),
+                        session.channel().negotiatedVersion().id(), System.nanoTime());
             }
             return;
         }
@@ -319,6 +358,8 @@ final class McpEndpoint {
     }
 
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
+        // One observation stands for one request: the requests of a batch (2025-03-26 only) go unobserved.
+        exchange.observation(null);
         String sessionId = headers.get(SESSION_ID);
         Session session = sessionId == null ? null : sessions.find(sessionId);
         if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
@@ -454,6 +495,11 @@ final class McpEndpoint {
         }
 
         @Override
+        public dev.tern.server.observe.RequestObservation observation(RequestId request) {
+            return id.equals(request) ? exchange.observation() : null;
+        }
+
+        @Override
         public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
             ServerTiming timing = exchange.timing();
             if (timing != null && id.equals(request)) {
@@ -509,6 +555,7 @@ final class McpEndpoint {
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */
     void serverFull(HttpExchange exchange, RequestId id, String what) {
+        shed.increment();
         exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
         error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, id, ErrorCodes.INTERNAL_ERROR,
                 "Service unavailable: too many " + what);
@@ -516,6 +563,7 @@ final class McpEndpoint {
 
     /** 429 with Retry-After: the client holds its share of a kind ({@code what}); other clients are still served. */
     void shareUsed(HttpExchange exchange, RequestId id, String what) {
+        refusedByShare.increment();
         exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
         error(exchange, HttpResponseStatus.TOO_MANY_REQUESTS, id, ErrorCodes.INTERNAL_ERROR,
                 "Too many requests: this client already holds its share of " + options.sessions().maxPerClient() + " "

@@ -30,6 +30,8 @@ final class Session implements Outbound {
     private static final Duration RECONNECT = Duration.ofSeconds(1);
 
     final String id;
+    /** What the server's observer is told of this session's life; set once it is initialized. */
+    volatile dev.tern.server.observe.SessionObservation observation;
     /** Who opened the session ({@code null}: anonymous); only they may use it. */
     final String principal;
     /** The client whose share of the sessions this one takes ({@link ClientShares}). */
@@ -211,6 +213,13 @@ final class Session implements Outbound {
     @Override
     public boolean timesHandlers() {
         return serverTiming;
+    }
+
+    @Override
+    public dev.tern.server.observe.RequestObservation observation(RequestId request) {
+        Stream stream = posts.get(request);
+        var o = stream == null || stream.sink == null ? null : stream.sink.observation();
+        return o == null ? null : o.session(id);
     }
 
     @Override

@@ -105,6 +105,10 @@ final class SessionManager {
             shares.release(session.client);
             session.close(retry);
             events.removeSession(session.id);
+            var observation = session.observation;
+            if (observation != null) {
+                observation.end(System.nanoTime());
+            }
         }
     }
 

@@ -46,6 +46,8 @@ import org.jspecify.annotations.Nullable;
  * full pipe), a new thread takes over the reading, so the input never stalls behind the output.
  */
 public final class StdioServerTransport {
+    /** When the line being received was read; only the reading thread touches it. */
+    private long lineReceived;
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.stdio");
     /**
      * The most a read, or a write of several lines, asks of the stream at once. A file stream (stdin, stdout) copies up
@@ -118,6 +120,12 @@ public final class StdioServerTransport {
             @Override
             public boolean runsNonBlockingHandlersInline() {
                 return true;
+            }
+
+            /** The server asks on the reading thread, while it receives the line read at {@code lineReceived}. */
+            @Override
+            public dev.tern.server.observe.RequestObservation observation(RequestId request) {
+                return server.observer().request(dev.tern.server.observe.Transport.STDIO, lineReceived);
             }
 
             @Override
@@ -287,6 +295,9 @@ public final class StdioServerTransport {
         }
         if (isBlank(bytes, offset, length)) {
             return;
+        }
+        if (server.observer().enabled()) {
+            lineReceived = System.nanoTime();
         }
         channel.receive(codec.decode(bytes, offset, length));
     }

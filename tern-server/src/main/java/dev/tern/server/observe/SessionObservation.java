@@ -1,4 +1,4 @@
-package dev.tern.observability;
+package dev.tern.server.observe;
 
 /** One legacy session's life, reported when it ends ({@code mcp.server.session.duration}). */
 public interface SessionObservation {

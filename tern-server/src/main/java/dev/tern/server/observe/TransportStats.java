@@ -1,4 +1,4 @@
-package dev.tern.observability;
+package dev.tern.server.observe;
 
 /**
  * Counts a transport keeps itself and the metrics read when they are collected, so that counting costs the transport

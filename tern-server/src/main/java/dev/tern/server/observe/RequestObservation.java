@@ -1,4 +1,4 @@
-package dev.tern.observability;
+package dev.tern.server.observe;
 
 /**
  * What the server reports about one MCP request or notification, from its first byte to its response written. The
@@ -66,6 +66,10 @@ public interface RequestObservation {
 
     /** Where the request's span is current; closing it restores what was current before. */
     interface Scope extends AutoCloseable {
+        /** The scope of a request without a span: closing it does nothing. */
+        Scope NONE = () -> {
+        };
+
         @Override
         void close();
     }

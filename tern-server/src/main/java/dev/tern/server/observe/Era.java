@@ -1,4 +1,4 @@
-package dev.tern.observability;
+package dev.tern.server.observe;
 
 /** Which era of the protocol a request belongs to. */
 public enum Era {
@@ -7,9 +7,14 @@ public enum Era {
     /** 2025-11-25 and earlier: requests within a session opened by {@code initialize}. */
     SESSION("session");
 
-    final String label;
+    private final String label;
 
     Era(String label) {
         this.label = label;
+    }
+
+    /** The value of the {@code tern.mcp.era} attribute and the access log's {@code era}. */
+    public String label() {
+        return label;
     }
 }

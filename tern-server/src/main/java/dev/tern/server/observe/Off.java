@@ -1,4 +1,4 @@
-package dev.tern.observability;
+package dev.tern.server.observe;
 
 /** The observer and observations used when observability is off: shared, and every method does nothing. */
 final class Off implements McpObserver, RequestObservation, SessionObservation, RequestObservation.Scope,

@@ -1,4 +1,4 @@
-package dev.tern.observability;
+package dev.tern.server.observe;
 
 /**
  * Where the server and its transports report requests, sessions and their own counts. {@link #off()} costs nothing:
