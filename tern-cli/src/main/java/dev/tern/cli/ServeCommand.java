@@ -11,6 +11,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.examples.Examples;
+import dev.tern.redis.Redis;
+import dev.tern.redis.RedisEventStore;
+import dev.tern.redis.RedisSessionStore;
 import dev.tern.server.McpServer;
 import dev.tern.transport.http.HttpServerTransport;
 import dev.tern.transport.http.IoTransport;
@@ -122,6 +125,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "--no-rest serves MCP only).")
     boolean rest;
 
+    @CommandLine.Option(names = "--redis", paramLabel = "URI",
+            description = "Share legacy sessions and their SSE events with the other nodes through Redis "
+                    + "(redis://host:port[/db], rediss:// for TLS), so that any node behind a balancer serves any "
+                    + "session (default: each node keeps its own in memory).")
+    String redis;
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -159,6 +168,19 @@ final class ServeCommand implements Callable<Integer> {
             server.close();
             return 2;
         }
+        Redis shared = null;
+        if (redis != null) {
+            try {
+                Redis r = Redis.connect(redis);
+                shared = r;
+                builder.sessions(s -> s.store(new RedisSessionStore(r)).eventStore(new RedisEventStore(r)));
+            } catch (RuntimeException e) {
+                System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
+                server.close();
+                return 1;
+            }
+        }
+        Redis sharedState = shared;
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
         if (rest) {
@@ -187,8 +209,10 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
+            closeRedis(sharedState);
             return 2;
         } catch (Exception e) { // Netty rethrows the bind's IOException unchecked
+            closeRedis(sharedState);
             if (!(e instanceof java.io.IOException)) {
                 throw e;
             }
@@ -197,16 +221,19 @@ final class ServeCommand implements Callable<Integer> {
             return 1;
         }
         if (startupTraining) {
-            return train(server, transport);
+            int trained = train(server, transport);
+            closeRedis(sharedState);
+            return trained;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             transport.close();
             server.close();
+            closeRedis(sharedState);
             stopped.countDown();
         }, "tern-shutdown"));
         System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
-                + " (" + transport.ioTransport() + ")"
+                + " (" + transport.ioTransport() + ")" + (redis != null ? " sharing sessions through Redis" : "")
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
@@ -217,6 +244,12 @@ final class ServeCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    private static void closeRedis(Redis redis) {
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     /** One line naming the address, what went wrong and what to do, for a bind that failed. */

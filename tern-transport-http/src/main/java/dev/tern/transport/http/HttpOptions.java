@@ -10,6 +10,7 @@ import java.util.Set;
 import dev.tern.protocol.CodecLimits;
 import dev.tern.server.EventStore;
 import dev.tern.server.InMemoryEventStore;
+import dev.tern.server.SessionStore;
 
 /**
  * The settings an {@link HttpServerTransport} serves with, in groups, as {@link HttpServerTransport.Builder} set them
@@ -470,15 +471,17 @@ public final class HttpOptions {
      * @param idleTimeout a session unused for this long is ended
      * @param eventStore where the SSE events of sessions are kept so clients can resume with {@code Last-Event-ID}
      * @param principals who a request's client is: sessions are bound to it, and shares are counted by it
+     * @param store where the state of sessions is shared with other nodes ({@link SessionStore#LOCAL}: nowhere)
      */
     public record Sessions(int max, int maxPerClient, Duration idleTimeout, EventStore eventStore,
-            PrincipalResolver principals) {
+            PrincipalResolver principals, SessionStore store) {
 
         @Override
         public String toString() {
             return "Sessions[max=" + max + ", maxPerClient=" + maxPerClient + ", idleTimeout=" + idleTimeout
                     + ", eventStore=" + eventStore.getClass().getSimpleName() + ", principals="
-                    + (principals == PrincipalResolver.ANONYMOUS ? "anonymous" : "resolved") + "]";
+                    + (principals == PrincipalResolver.ANONYMOUS ? "anonymous" : "resolved")
+                    + ", store=" + (store == SessionStore.LOCAL ? "local" : store.getClass().getSimpleName()) + "]";
         }
 
         /** Sets {@link Sessions}; made by {@link HttpServerTransport.Builder#sessions}. */
@@ -488,6 +491,7 @@ public final class HttpOptions {
             private Duration idleTimeout = Duration.ofMinutes(30);
             private EventStore eventStore = new InMemoryEventStore();
             private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
+            private SessionStore store = SessionStore.LOCAL;
 
             Builder() {
             }
@@ -535,8 +539,18 @@ public final class HttpOptions {
                 return this;
             }
 
+            /**
+             * Where the state of legacy sessions is shared, so that any of many nodes serves any session (default:
+             * {@link SessionStore#LOCAL}, each session lives on the node that opened it). A shared store goes with a
+             * shared {@link #eventStore}, so that a stream lost on one node resumes on another.
+             */
+            public Builder store(SessionStore store) {
+                this.store = Objects.requireNonNull(store, "sessions.store");
+                return this;
+            }
+
             Sessions build() {
-                return new Sessions(max, maxPerClient, idleTimeout, eventStore, principals);
+                return new Sessions(max, maxPerClient, idleTimeout, eventStore, principals, store);
             }
         }
     }

@@ -26,6 +26,7 @@ import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.StatelessRequest;
+import dev.tern.server.StoreUnavailableException;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -62,7 +63,8 @@ final class McpEndpoint {
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits().messages());
         this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
-                options.sessions().idleTimeout(), options.sessions().eventStore(), options.serverTiming());
+                options.sessions().idleTimeout(), options.sessions().eventStore(), options.sessions().store(),
+                options.serverTiming());
         this.listenShares = new ClientShares(options.sessions().maxPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
     }
@@ -155,7 +157,12 @@ final class McpEndpoint {
             if (session == null) {
                 return;
             }
-            sessions.remove(session, null);
+            try {
+                sessions.remove(session, null);
+            } catch (StoreUnavailableException e) {
+                storeUnavailable(exchange);
+                return;
+            }
             exchange.empty(HttpResponseStatus.OK);
             return;
         }
@@ -270,7 +277,11 @@ final class McpEndpoint {
             session.register(r.id(), exchange);
             session.channel().receive(r);
             if (session.channel().negotiatedVersion() == null) {
-                sessions.remove(session, null);
+                try {
+                    sessions.remove(session, null);
+                } catch (StoreUnavailableException e) {
+                    // nothing was stored for a session that never opened
+                }
             }
             return;
         }
@@ -320,9 +331,12 @@ final class McpEndpoint {
 
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
         String sessionId = headers.get(SESSION_ID);
-        Session session = sessionId == null ? null : sessions.find(sessionId);
-        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
-            session = null;
+        Session session;
+        try {
+            session = sessionId == null ? null : sessions.find(sessionId, principal(headers), exchange);
+        } catch (StoreUnavailableException e) {
+            storeUnavailable(exchange);
+            return;
         }
         ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
         if (version == null || !version.allowsBatches()) {
@@ -360,9 +374,12 @@ final class McpEndpoint {
                     "Bad Request: malformed Mcp-Session-Id");
             return null;
         }
-        Session session = sessions.find(sessionId);
-        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
-            session = null;
+        Session session;
+        try {
+            session = sessions.find(sessionId, principal(headers), exchange);
+        } catch (StoreUnavailableException e) {
+            storeUnavailable(exchange);
+            return null;
         }
         if (session == null) {
             error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
@@ -508,6 +525,13 @@ final class McpEndpoint {
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */
+    /** 503 with Retry-After: the shared session store cannot answer now. */
+    void storeUnavailable(HttpExchange exchange) {
+        exchange.header(HttpHeaderNames.RETRY_AFTER, 2);
+        error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                "Service unavailable: the session store cannot be reached, retry shortly");
+    }
+
     void serverFull(HttpExchange exchange, RequestId id, String what) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 5);
         error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, id, ErrorCodes.INTERNAL_ERROR,

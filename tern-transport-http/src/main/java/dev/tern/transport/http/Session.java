@@ -12,9 +12,11 @@ import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.EventStore;
+import dev.tern.server.LegacySessionState;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
+import dev.tern.server.SessionStore;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 
@@ -39,6 +41,10 @@ final class Session implements Outbound {
     /** Whether answers carry {@code Server-Timing}, for which handlers are timed. */
     private final boolean serverTiming;
     private final ServerChannel channel;
+    private final SessionStore store;
+    private final Duration idleTimeout;
+    /** The revision of the state this node holds, as the {@link SessionStore} numbered it. */
+    volatile long revision;
     private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
             AtomicLongFieldUpdater.newUpdater(Session.class, "streamsOpened");
 
@@ -80,7 +86,9 @@ final class Session implements Outbound {
     }
 
     Session(String id, String principal, String client, McpServer server, JsonRpcCodec codec, EventStore events,
-            boolean serverTiming) {
+            SessionStore store, Duration idleTimeout, boolean serverTiming) {
+        this.store = store;
+        this.idleTimeout = idleTimeout;
         this.serverTiming = serverTiming;
         this.principal = principal;
         this.client = client;
@@ -117,7 +125,7 @@ final class Session implements Outbound {
     }
 
     private Stream newStream(HttpExchange exchange) {
-        return new Stream(Long.toString(STREAMS_OPENED.incrementAndGet(this), 36), exchange);
+        return new Stream(events.streamId(STREAMS_OPENED.incrementAndGet(this)), exchange);
     }
 
     /**
@@ -206,6 +214,13 @@ final class Session implements Outbound {
     @Override
     public boolean runsNonBlockingHandlersInline() {
         return true;
+    }
+
+    @Override
+    public void sessionStateChanged(LegacySessionState state) {
+        if (store.shared()) {
+            revision = store.save(id, principal, state, idleTimeout);
+        }
     }
 
     @Override

@@ -8,10 +8,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.server.McpServer;
+import dev.tern.server.SessionStore;
 
 /**
  * The live legacy sessions: ids of 256 random bits (base64url, visible ASCII), a bound on how many exist, and expiry
- * of sessions idle longer than the timeout, so sessions clients never delete do not leak. Thread-safe.
+ * of sessions idle longer than the timeout, so sessions clients never delete do not leak. With a shared
+ * {@link SessionStore}, a session another node opened is taken up from the store on its first request here, every
+ * request checks that it still exists and takes changes other nodes made, and a node that lets an idle session go or
+ * shuts down forgets only its own copy. Thread-safe.
  */
 final class SessionManager {
     private static final int MAX_ID_LENGTH = 128;
@@ -28,12 +32,14 @@ final class SessionManager {
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     private final dev.tern.server.EventStore events;
+    private final SessionStore store;
     private final boolean serverTiming;
 
     SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, int maxSessionsPerClient,
-            Duration idleTimeout, dev.tern.server.EventStore events, boolean serverTiming) {
+            Duration idleTimeout, dev.tern.server.EventStore events, SessionStore store, boolean serverTiming) {
         this.shares = new ClientShares(maxSessionsPerClient);
         this.events = events;
+        this.store = store;
         this.serverTiming = serverTiming;
         this.server = server;
         this.codec = codec;
@@ -72,7 +78,7 @@ final class SessionManager {
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Session session;
         try {
-            session = new Session(id, principal, held, server, codec, events, serverTiming);
+            session = new Session(id, principal, held, server, codec, events, store, idleTimeout, serverTiming);
         } catch (RuntimeException closed) { // the server closed meanwhile
             shares.release(held);
             throw closed;
@@ -92,20 +98,99 @@ final class SessionManager {
         return true;
     }
 
-    Session find(String id) {
+    /**
+     * The session {@code id} names, if it exists and {@code principal} opened it; with a shared store, one another
+     * node opened is taken up here, taking a place of the requesting client's share.
+     *
+     * @throws dev.tern.server.StoreUnavailableException when the shared store cannot answer
+     */
+    Session find(String id, String principal, HttpExchange exchange) {
         Session s = sessions.get(id);
         if (s != null) {
             s.touch();
+            if (store.shared() && !current(s)) {
+                return null;
+            }
+            return java.util.Objects.equals(s.principal, principal) ? s : null;
         }
-        return s;
+        return store.shared() ? takeUp(id, principal, exchange) : null;
     }
 
+    /** Whether a session this node holds still exists in the store; takes what other nodes changed. */
+    private boolean current(Session s) {
+        long revision = store.touch(s.id, idleTimeout);
+        if (revision < 0) {
+            drop(s, null);
+            return false;
+        }
+        if (revision != s.revision) {
+            SessionStore.Stored stored = store.load(s.id, idleTimeout).orElse(null);
+            if (stored == null) {
+                drop(s, null);
+                return false;
+            }
+            s.channel().restore(stored.state());
+            s.revision = stored.revision();
+        }
+        return true;
+    }
+
+    private Session takeUp(String id, String principal, HttpExchange exchange) {
+        SessionStore.Stored stored = store.load(id, idleTimeout).orElse(null);
+        if (stored == null || !java.util.Objects.equals(stored.principal(), principal)) {
+            return null;
+        }
+        String held = shares.tryAcquire(ClientShares.client(principal, exchange));
+        if (held == null) {
+            return null;
+        }
+        if (sessions.size() >= maxSessions && !(sweepOnDemand() && sessions.size() < maxSessions)) {
+            shares.release(held);
+            return null;
+        }
+        Session session;
+        try {
+            session = new Session(id, principal, held, server, codec, events, store, idleTimeout, serverTiming);
+            session.channel().restore(stored.state());
+        } catch (RuntimeException closed) { // the server closed meanwhile
+            shares.release(held);
+            throw closed;
+        }
+        session.revision = stored.revision();
+        Session raced = sessions.putIfAbsent(id, session);
+        if (raced != null) {
+            shares.release(held);
+            session.close(null);
+            return raced;
+        }
+        return session;
+    }
+
+    /** Ends a session everywhere: its state and its events are forgotten. */
     void remove(Session session, Duration retry) {
-        if (sessions.remove(session.id, session)) {
-            shares.release(session.client);
-            session.close(retry);
+        if (drop(session, retry)) {
+            try {
+                store.remove(session.id);
+            } finally {
+                events.removeSession(session.id);
+            }
+        }
+    }
+
+    /**
+     * Forgets this node's copy of a session, as its expiry or a shutdown does; without a shared store that is the
+     * session itself, events and all.
+     */
+    private boolean drop(Session session, Duration retry) {
+        if (!sessions.remove(session.id, session)) {
+            return false;
+        }
+        shares.release(session.client);
+        session.close(retry);
+        if (!store.shared()) {
             events.removeSession(session.id);
         }
+        return true;
     }
 
     /** Whether a session id is well-formed: visible ASCII, not too long. */
@@ -126,7 +211,7 @@ final class SessionManager {
         long limit = idleTimeout.toNanos();
         for (Session s : sessions.values()) {
             if (s.idleNanos() > limit && s.channel().inFlight() == 0) {
-                remove(s, null);
+                drop(s, null);
             }
         }
     }
@@ -137,7 +222,7 @@ final class SessionManager {
 
     void closeAll(Duration retry) {
         for (Session s : sessions.values()) {
-            remove(s, retry);
+            drop(s, retry);
         }
     }
 }
