@@ -131,6 +131,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "session (default: each node keeps its own in memory).")
     String redis;
 
+    @CommandLine.Option(names = "--secret", paramLabel = "SECRET",
+            description = "A secret every node serving together shares (at least 32 bytes; default: $TERN_SECRET, "
+                    + "comma-separated): it seals 2026-07-28 requestState and signs session ids. Repeat it to rotate: "
+                    + "the first is used, the others still accepted. Required with --redis.")
+    List<String> secrets = List.of();
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -143,12 +149,20 @@ final class ServeCommand implements Callable<Integer> {
 
     private final java.util.List<ExampleRoute> exampleRoutes = new java.util.ArrayList<>();
 
+    /** The shared secrets, read by {@link #call}. */
+    private SharedSecrets shared;
+
     @Override
     public Integer call() throws Exception {
         McpServer server;
         try {
+            shared = SharedSecrets.of(secrets, System.getenv(SharedSecrets.ENV));
+            if (redis != null && !shared.present()) {
+                throw new IllegalArgumentException("--redis needs --secret (or " + SharedSecrets.ENV + "), the same on "
+                        + "every node: it seals requestState and signs session ids");
+            }
             server = Examples.create(example, (path, description, handler) ->
-                    exampleRoutes.add(new ExampleRoute(path, description, handler)));
+                    exampleRoutes.add(new ExampleRoute(path, description, handler)), this::withSecrets);
         } catch (IllegalArgumentException e) {
             System.err.println("tern serve: " + e.getMessage());
             return 2;
@@ -163,6 +177,10 @@ final class ServeCommand implements Callable<Integer> {
                 .restFacade(rest);
         try {
             builder.sessions(s -> s.max(maxSessions).maxPerClient(maxSessionsPerClient));
+            if (shared.present()) {
+                List<byte[]> keys = shared.sessionIdKeys();
+                builder.sessions(s -> s.idKeys(keys.get(0), keys.subList(1, keys.size()).toArray(byte[][]::new)));
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
@@ -244,6 +262,14 @@ final class ServeCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    private McpServer.Builder withSecrets(McpServer.Builder builder) {
+        if (!shared.present()) {
+            return builder;
+        }
+        List<byte[]> keys = shared.requestStateKeys();
+        return builder.requestStateKeys(keys.get(0), keys.subList(1, keys.size()).toArray(byte[][]::new));
     }
 
     private static void closeRedis(Redis redis) {

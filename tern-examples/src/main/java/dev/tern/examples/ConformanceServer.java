@@ -115,11 +115,15 @@ public final class ConformanceServer {
     }
 
     public static McpServer create() {
-        return new ConformanceServer().build();
+        return create(java.util.function.UnaryOperator.identity());
     }
 
-    private McpServer build() {
-        McpServer.Builder b = McpServer.builder()
+    static McpServer create(java.util.function.UnaryOperator<McpServer.Builder> settings) {
+        return new ConformanceServer().build(settings);
+    }
+
+    private McpServer build(java.util.function.UnaryOperator<McpServer.Builder> settings) {
+        McpServer.Builder b = settings.apply(McpServer.builder())
                 .info("tern-conformance", "0.1.0")
                 .instructions("Fixture server for the MCP conformance suite: test_* tools, test:// resources and "
                         + "test_* prompts.");

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import dev.tern.server.McpServer;
 
@@ -26,11 +27,12 @@ public final class Examples {
         void get(String pathTemplate, String description, Function<Map<String, String>, Optional<?>> handler);
     }
 
-    private static final Map<String, Function<Routes, McpServer>> EXAMPLES = new LinkedHashMap<>();
+    private static final Map<String, java.util.function.BiFunction<Routes, UnaryOperator<McpServer.Builder>, McpServer>>
+            EXAMPLES = new LinkedHashMap<>();
 
     static {
         EXAMPLES.put("user-directory", UserDirectoryServer::create);
-        EXAMPLES.put("conformance", routes -> ConformanceServer.create());
+        EXAMPLES.put("conformance", (routes, settings) -> ConformanceServer.create(settings));
     }
 
     private Examples() {
@@ -48,10 +50,18 @@ public final class Examples {
 
     /** Builds the named example and mounts its plain HTTP routes, if it has any, on {@code routes}. */
     public static McpServer create(String name, Routes routes) {
-        Function<Routes, McpServer> factory = EXAMPLES.get(name);
+        return create(name, routes, UnaryOperator.identity());
+    }
+
+    /**
+     * Builds the named example with server-wide settings of the one serving it (such as the keys shared by many
+     * nodes) applied to its builder, and mounts its plain HTTP routes on {@code routes}.
+     */
+    public static McpServer create(String name, Routes routes, UnaryOperator<McpServer.Builder> settings) {
+        var factory = EXAMPLES.get(name);
         if (factory == null) {
             throw new IllegalArgumentException("Unknown example \"" + name + "\" (expected one of " + names() + ")");
         }
-        return factory.apply(routes);
+        return factory.apply(routes, settings);
     }
 }

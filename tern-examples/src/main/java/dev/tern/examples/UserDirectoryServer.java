@@ -40,14 +40,23 @@ public final class UserDirectoryServer {
      * answers the same user record as {@code get_user}'s {@code structuredContent}, 404 for an unknown id.
      */
     public static McpServer create(Examples.Routes routes) {
+        return create(routes, java.util.function.UnaryOperator.identity());
+    }
+
+    static McpServer create(Examples.Routes routes, java.util.function.UnaryOperator<McpServer.Builder> settings) {
         UserDirectory directory = UserDirectory.generate(1_000);
         routes.get("/users/{id}", "Fetch one user by id: the plain-REST twin of the get_user tool.",
                 variables -> directory.find(variables.get("id")));
-        return create(directory);
+        return create(directory, settings);
     }
 
     public static McpServer create(UserDirectory directory) {
-        return McpServer.builder()
+        return create(directory, java.util.function.UnaryOperator.identity());
+    }
+
+    private static McpServer create(UserDirectory directory,
+            java.util.function.UnaryOperator<McpServer.Builder> settings) {
+        return settings.apply(McpServer.builder())
                 .info("tern-user-directory", "0.1.0")
                 .instructions("A directory of users. Use get_user for one user by id, search_users to find users, "
                         + "list_users to page through all of them.")

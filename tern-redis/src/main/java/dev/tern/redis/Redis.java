@@ -25,6 +25,8 @@ public final class Redis implements AutoCloseable {
     /** How long one command may take before its caller is told Redis is unavailable. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
+    private static final String LETTUCE_IO_URING = "io.lettuce.core.iouring";
+
     private final RedisClient client;
     private final StatefulRedisConnection<String, byte[]> connection;
     private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
@@ -41,6 +43,10 @@ public final class Redis implements AutoCloseable {
 
     public static Redis connect(String uri, Duration timeout) {
         Objects.requireNonNull(uri, "uri");
+        if (System.getProperty(LETTUCE_IO_URING) == null) {
+            // Lettuce warns at start whenever both epoll and io_uring are there; it picks epoll, as this says.
+            System.setProperty(LETTUCE_IO_URING, "false");
+        }
         RedisURI parsed = RedisURI.create(uri);
         parsed.setTimeout(timeout);
         RedisClient client = RedisClient.create(parsed);

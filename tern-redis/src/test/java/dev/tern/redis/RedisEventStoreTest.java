@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.tern.testing.RedisServer;
+
 class RedisEventStoreTest {
     private static RedisServer server;
     private static Redis nodeA;

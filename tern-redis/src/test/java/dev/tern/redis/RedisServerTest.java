@@ -8,6 +8,8 @@ import java.net.Socket;
 
 import org.junit.jupiter.api.Test;
 
+import dev.tern.testing.RedisServer;
+
 class RedisServerTest {
 
     @Test

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.server.McpServer;
 import dev.tern.server.ToolSpec;
+import dev.tern.testing.RedisServer;
 import dev.tern.transport.http.HttpServerTransport;
 
 /** Two nodes sharing one Redis: any node serves any legacy session, and a lost stream resumes on the other node. */

@@ -64,7 +64,7 @@ final class McpEndpoint {
         this.codec = new JsonRpcCodec(options.limits().messages());
         this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
                 options.sessions().idleTimeout(), options.sessions().eventStore(), options.sessions().store(),
-                options.serverTiming());
+                options.sessions().idKeys(), options.serverTiming());
         this.listenShares = new ClientShares(options.sessions().maxPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
     }

@@ -1,8 +1,7 @@
 package dev.tern.transport.http;
 
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,7 +10,7 @@ import dev.tern.server.McpServer;
 import dev.tern.server.SessionStore;
 
 /**
- * The live legacy sessions: ids of 256 random bits (base64url, visible ASCII), a bound on how many exist, and expiry
+ * The live legacy sessions: ids from {@link SessionIds} (random, signed when keys are set), a bound on how many exist, and expiry
  * of sessions idle longer than the timeout, so sessions clients never delete do not leak. With a shared
  * {@link SessionStore}, a session another node opened is taken up from the store on its first request here, every
  * request checks that it still exists and takes changes other nodes made, and a node that lets an idle session go or
@@ -28,7 +27,7 @@ final class SessionManager {
     private final java.util.concurrent.atomic.AtomicLong lastSweepOnDemand =
             new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SWEEP_ON_DEMAND_NANOS);
     private final Duration idleTimeout;
-    private final SecureRandom random = new SecureRandom();
+    private final SessionIds ids;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     private final dev.tern.server.EventStore events;
@@ -36,7 +35,9 @@ final class SessionManager {
     private final boolean serverTiming;
 
     SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, int maxSessionsPerClient,
-            Duration idleTimeout, dev.tern.server.EventStore events, SessionStore store, boolean serverTiming) {
+            Duration idleTimeout, dev.tern.server.EventStore events, SessionStore store, List<byte[]> idKeys,
+            boolean serverTiming) {
+        this.ids = new SessionIds(idKeys);
         this.shares = new ClientShares(maxSessionsPerClient);
         this.events = events;
         this.store = store;
@@ -73,9 +74,7 @@ final class SessionManager {
             shares.release(held);
             return Opened.SERVER_FULL;
         }
-        byte[] bytes = new byte[32];
-        random.nextBytes(bytes);
-        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String id = ids.next();
         Session session;
         try {
             session = new Session(id, principal, held, server, codec, events, store, idleTimeout, serverTiming);
@@ -113,7 +112,7 @@ final class SessionManager {
             }
             return java.util.Objects.equals(s.principal, principal) ? s : null;
         }
-        return store.shared() ? takeUp(id, principal, exchange) : null;
+        return store.shared() && ids.plausible(id) ? takeUp(id, principal, exchange) : null;
     }
 
     /** Whether a session this node holds still exists in the store; takes what other nodes changed. */

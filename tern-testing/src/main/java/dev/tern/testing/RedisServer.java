@@ -1,4 +1,4 @@
-package dev.tern.redis;
+package dev.tern.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
