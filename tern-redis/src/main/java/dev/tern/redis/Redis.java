@@ -2,6 +2,7 @@ package dev.tern.redis;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 import dev.tern.server.StoreUnavailableException;
 
@@ -15,6 +16,8 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 
 /**
  * One node's connection to Redis, shared by the stores built on it: keys are text, values bytes. Every command waits
@@ -28,11 +31,13 @@ public final class Redis implements AutoCloseable {
     private static final String LETTUCE_IO_URING = "io.lettuce.core.iouring";
 
     private final RedisClient client;
+    private final ClientResources resources;
     private final StatefulRedisConnection<String, byte[]> connection;
     private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
 
-    private Redis(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
+    private Redis(RedisClient client, ClientResources resources, StatefulRedisConnection<String, byte[]> connection) {
         this.client = client;
+        this.resources = resources;
         this.connection = connection;
     }
 
@@ -49,7 +54,11 @@ public final class Redis implements AutoCloseable {
         }
         RedisURI parsed = RedisURI.create(uri);
         parsed.setTimeout(timeout);
-        RedisClient client = RedisClient.create(parsed);
+        // Reconnect attempts at most a second apart, so that a node is back within a second of Redis.
+        ClientResources resources = ClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .build();
+        RedisClient client = RedisClient.create(resources, parsed);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -57,9 +66,10 @@ public final class Redis implements AutoCloseable {
                 .build());
         try {
             RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
-            return new Redis(client, client.connect(codec));
+            return new Redis(client, resources, client.connect(codec));
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
             throw e;
         }
     }
@@ -90,5 +100,6 @@ public final class Redis implements AutoCloseable {
     public void close() {
         connection.close();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

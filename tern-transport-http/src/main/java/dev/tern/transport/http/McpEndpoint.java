@@ -142,7 +142,14 @@ final class McpEndpoint {
                 return;
             }
             track(exchange);
-            if (!session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive())) {
+            boolean opened;
+            try {
+                opened = session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive());
+            } catch (StoreUnavailableException e) {
+                storeUnavailable(exchange);
+                return;
+            }
+            if (!opened) {
                 error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
                         "Conflict: this session already has a GET stream open");
             }

@@ -17,6 +17,7 @@ import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
 import dev.tern.server.SessionStore;
+import dev.tern.server.StoreUnavailableException;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 
@@ -164,7 +165,7 @@ final class Session implements Outbound {
             getStream = stream;
             exchange.onClientGone(() -> stream.detach(exchange));
             synchronized (stream) {
-                exchange.startStream(events.primingId(id, stream.id), RECONNECT, keepAlive);
+                exchange.startStream(primingId(stream), RECONNECT, keepAlive);
             }
             return true;
         }
@@ -265,13 +266,36 @@ final class Session implements Outbound {
             } else {
                 byte[] json = codec.encode(message);
                 if (open && !sink.streaming()) {
-                    sink.startStream(events.primingId(id, stream.id), RECONNECT, null);
+                    sink.startStream(primingId(stream), RECONNECT, null);
                 }
-                String eventId = events.append(id, stream.id, json);
+                String eventId = append(stream, json);
                 if (open) {
                     sink.event(json, eventId, last);
                 }
             }
+        }
+    }
+
+    /**
+     * The stream's priming id, or none when a shared event store cannot answer: the stream is then served live, only
+     * not resumable.
+     */
+    private String primingId(Stream stream) {
+        try {
+            return events.primingId(id, stream.id);
+        } catch (StoreUnavailableException e) {
+            return null;
+        }
+    }
+
+    /** Stores an event and returns its id; none when a shared event store cannot answer, so the client still gets it. */
+    private String append(Stream stream, byte[] json) {
+        try {
+            return events.append(id, stream.id, json);
+        } catch (StoreUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "An event of session stream {0} was sent without an id: {1}", stream.id,
+                    e.getMessage());
+            return null;
         }
     }
 
