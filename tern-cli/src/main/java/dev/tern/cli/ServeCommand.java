@@ -131,10 +131,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "session (default: each node keeps its own in memory).")
     String redis;
 
-    @CommandLine.Option(names = "--secret", paramLabel = "SECRET",
-            description = "A secret every node serving together shares (at least 32 bytes; default: $TERN_SECRET, "
-                    + "comma-separated): it seals 2026-07-28 requestState and signs session ids. Repeat it to rotate: "
-                    + "the first is used, the others still accepted. Required with --redis.")
+    @CommandLine.Option(names = "--secret", paramLabel = "SECRET", split = ",",
+            description = "A secret every node serving together shares (at least 32 bytes; better given in the "
+                    + "environment than on a command line others can list): it seals 2026-07-28 requestState and signs "
+                    + "session ids. Several, comma-separated or repeated, rotate it: the first is used, the others "
+                    + "still accepted. Required with --redis.")
     List<String> secrets = List.of();
 
     @CommandLine.Option(names = "--startup-training", hidden = true,
@@ -156,10 +157,10 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         McpServer server;
         try {
-            shared = SharedSecrets.of(secrets, System.getenv(SharedSecrets.ENV));
+            shared = SharedSecrets.of(secrets);
             if (redis != null && !shared.present()) {
-                throw new IllegalArgumentException("--redis needs --secret (or " + SharedSecrets.ENV + "), the same on "
-                        + "every node: it seals requestState and signs session ids");
+                throw new IllegalArgumentException("--redis needs --secret (or TERN_SECRET), the same on every node: it "
+                        + "seals requestState and signs session ids");
             }
             server = Examples.create(example, (path, description, handler) ->
                     exampleRoutes.add(new ExampleRoute(path, description, handler)), this::withSecrets);

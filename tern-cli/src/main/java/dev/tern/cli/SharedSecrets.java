@@ -8,12 +8,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The keys that nodes serving together must share, derived from {@code --secret} (or {@code TERN_SECRET}): one key
- * per purpose, so that no key serves two. The first secret makes the keys in use; the others are still accepted
- * while a rotation reaches every node.
+ * The keys that nodes serving together must share, derived from {@code --secret}: one key per purpose, so that no key
+ * serves two. The first secret makes the keys in use; the others are still accepted while a rotation reaches every
+ * node.
  */
 final class SharedSecrets {
-    static final String ENV = "TERN_SECRET";
     static final int MIN_LENGTH = 32;
 
     private final List<String> secrets;
@@ -22,10 +21,7 @@ final class SharedSecrets {
         this.secrets = secrets;
     }
 
-    /** The secrets given on the command line, else those of {@code TERN_SECRET} (comma-separated), else none. */
-    static SharedSecrets of(List<String> given, String env) {
-        List<String> secrets = !given.isEmpty() ? given
-                : env == null || env.isBlank() ? List.of() : List.of(env.split(","));
+    static SharedSecrets of(List<String> secrets) {
         for (String s : secrets) {
             if (s.getBytes(StandardCharsets.UTF_8).length < MIN_LENGTH) {
                 throw new IllegalArgumentException("a secret must be at least " + MIN_LENGTH + " bytes long");

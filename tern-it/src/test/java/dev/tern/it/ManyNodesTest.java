@@ -37,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  * served by the others, and a stream whose node is killed resumes through another with every event once, in order.
  */
 class ManyNodesTest {
-    private static final String SECRET = "a secret every node of this test shares, 32+ bytes";
+    private static final String SECRET = "a secret every node of this test shares (32+ bytes)";
     private static final Pattern URL = Pattern.compile("serving at (http://\\S+)");
     private static final int TICKS = 40;
 
@@ -76,6 +76,16 @@ class ManyNodesTest {
             }
             assertThat(nodes).as("the nodes that served the session: %s", nginx.accessLog()).hasSize(3);
             JavaSdkClientHttpTest.assertNoServerErrors(a.stderr() + b.stderr() + c.stderr());
+        }
+    }
+
+    @Test
+    void redisWithoutASharedSecretIsRefusedInOneLine() throws Exception {
+        try (TernProcess tern = TernProcess.main(dev.tern.cli.Main.class, "serve", "--port", "0", "--redis",
+                "redis://127.0.0.1:1")) {
+            assertThat(tern.waitFor(60, TimeUnit.SECONDS)).as(tern.stderr()).isEqualTo(2);
+            assertThat(tern.stderr().lines().filter(line -> line.startsWith("tern serve:"))).singleElement().asString()
+                    .contains("--redis needs --secret (or TERN_SECRET)");
         }
     }
 
