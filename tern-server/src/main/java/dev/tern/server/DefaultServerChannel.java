@@ -288,8 +288,13 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
             ProtocolVersion version = ProtocolVersion.negotiateLegacy(requested.stringValue());
             LegacySession opened = new LegacySession(server, this, version,
                     caps instanceof ObjectNode o ? o : Json.object(), clientInfo);
-            outbound.sessionStateChanged(opened.state());
             session = opened;
+            try {
+                outbound.sessionStateChanged();
+            } catch (RuntimeException e) {
+                session = null;
+                throw e;
+            }
             ObjectNode result = Json.object();
             result.put("protocolVersion", version.id());
             result.set("capabilities", server.capabilities(version));

@@ -73,7 +73,7 @@ final class LegacySession {
         JsonNode level = exchange.params.get("level");
         logLevel = LoggingLevel.parse(level != null && level.isString() ? level.stringValue() : null)
                 .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + level));
-        connection.outbound().sessionStateChanged(state());
+        connection.outbound().sessionStateChanged();
         return Json.object();
     }
 
@@ -88,7 +88,7 @@ final class LegacySession {
         } else {
             subscriptions.remove(uri);
         }
-        connection.outbound().sessionStateChanged(state());
+        connection.outbound().sessionStateChanged();
         return Json.object();
     }
 

@@ -48,11 +48,11 @@ public interface Outbound {
 
     /**
      * A legacy session's state changed ({@code initialize}, {@code logging/setLevel}, {@code resources/subscribe} or
-     * {@code unsubscribe}): called on the request's thread before its response is sent, so a transport sharing
-     * sessions through a {@link SessionStore} has saved it before the client can go to another node. The default
-     * keeps nothing.
+     * {@code unsubscribe}): called on the request's thread before its response is sent, so that a transport sharing
+     * sessions through a {@link SessionStore} saves {@link ServerChannel#legacyState()} before the client can go to
+     * another node. The default keeps nothing.
      */
-    default void sessionStateChanged(LegacySessionState state) {
+    default void sessionStateChanged() {
     }
 
     /**

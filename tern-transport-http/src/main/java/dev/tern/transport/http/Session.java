@@ -12,7 +12,6 @@ import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.EventStore;
-import dev.tern.server.LegacySessionState;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
@@ -218,9 +217,9 @@ final class Session implements Outbound {
     }
 
     @Override
-    public void sessionStateChanged(LegacySessionState state) {
+    public void sessionStateChanged() {
         if (store.shared()) {
-            revision = store.save(id, principal, state, idleTimeout);
+            revision = store.save(id, principal, channel.legacyState(), idleTimeout);
         }
     }
 
