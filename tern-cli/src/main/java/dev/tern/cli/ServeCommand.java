@@ -12,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 import dev.tern.examples.Examples;
 import dev.tern.observability.Observability;
+import dev.tern.redis.Redis;
+import dev.tern.redis.RedisEventStore;
+import dev.tern.redis.RedisSessionStore;
 import dev.tern.server.McpServer;
 import dev.tern.server.observe.McpObserver;
 import dev.tern.transport.http.HttpServerTransport;
@@ -142,6 +145,19 @@ final class ServeCommand implements Callable<Integer> {
                     + "session, trace id) to FILE, or with - or no value to stdout (stderr under --stdio).")
     String accessLog;
 
+    @CommandLine.Option(names = "--redis", paramLabel = "URI",
+            description = "Share legacy sessions and their SSE events with the other nodes through Redis "
+                    + "(redis://host:port[/db], rediss:// for TLS), so that any node behind a balancer serves any "
+                    + "session (default: each node keeps its own in memory).")
+    String redis;
+
+    @CommandLine.Option(names = "--secret", paramLabel = "SECRET", split = ",",
+            description = "A secret every node serving together shares (at least 32 bytes; better given in the "
+                    + "environment than on a command line others can list): it seals 2026-07-28 requestState and signs "
+                    + "session ids. Several, comma-separated or repeated, rotate it: the first is used, the others "
+                    + "still accepted. Required with --redis.")
+    List<String> secrets = List.of();
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -154,14 +170,23 @@ final class ServeCommand implements Callable<Integer> {
 
     private final java.util.List<ExampleRoute> exampleRoutes = new java.util.ArrayList<>();
 
+    /** The shared secrets, read by {@link #call}. */
+    private SharedSecrets shared;
+
     @Override
     public Integer call() throws Exception {
         McpServer server;
         try {
             observability = ObservabilityOptions.build(this);
+            shared = SharedSecrets.of(secrets);
+            if (redis != null && !shared.present()) {
+                throw new IllegalArgumentException("--redis needs --secret (or TERN_SECRET), the same on every node: it "
+                        + "seals requestState and signs session ids");
+            }
+            McpObserver observer = observability == null ? McpObserver.off() : observability.observer();
             server = Examples.create(example, (path, description, handler) ->
                     exampleRoutes.add(new ExampleRoute(path, description, handler)),
-                    observability == null ? McpObserver.off() : observability.observer());
+                    b -> withSecrets(b).observer(observer));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
             return 2;
@@ -184,10 +209,25 @@ final class ServeCommand implements Callable<Integer> {
                 .restFacade(rest);
         try {
             builder.sessions(s -> s.max(maxSessions).maxPerClient(maxSessionsPerClient));
+            if (shared.present()) {
+                List<byte[]> keys = shared.sessionIdKeys();
+                builder.sessions(s -> s.idKeys(keys.get(0), keys.subList(1, keys.size()).toArray(byte[][]::new)));
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
             return 2;
+        }
+        Redis sharedState;
+        try {
+            sharedState = redis == null ? null : Redis.connect(redis);
+        } catch (RuntimeException e) {
+            System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
+            server.close();
+            return 1;
+        }
+        if (sharedState != null) {
+            builder.sessions(s -> s.store(new RedisSessionStore(sharedState)).eventStore(new RedisEventStore(sharedState)));
         }
         allowedHosts.forEach(builder::allowHost);
         allowedOrigins.forEach(builder::allowOrigin);
@@ -218,8 +258,10 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
+            closeRedis(sharedState);
             return 2;
         } catch (Exception e) { // Netty rethrows the bind's IOException unchecked
+            closeRedis(sharedState);
             if (!(e instanceof java.io.IOException)) {
                 throw e;
             }
@@ -228,7 +270,9 @@ final class ServeCommand implements Callable<Integer> {
             return 1;
         }
         if (startupTraining) {
-            return train(server, transport);
+            int trained = train(server, transport);
+            closeRedis(sharedState);
+            return trained;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -237,10 +281,11 @@ final class ServeCommand implements Callable<Integer> {
             if (observability != null) {
                 observability.close();
             }
+            closeRedis(sharedState);
             stopped.countDown();
         }, "tern-shutdown"));
         System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
-                + " (" + transport.ioTransport() + ")"
+                + " (" + transport.ioTransport() + ")" + (redis != null ? " sharing sessions through Redis" : "")
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
@@ -252,6 +297,20 @@ final class ServeCommand implements Callable<Integer> {
         ObservabilityOptions.announce(observability, host, transport.url().substring(0, transport.url().length() - path.length()));
         stopped.await();
         return 0;
+    }
+
+    private McpServer.Builder withSecrets(McpServer.Builder builder) {
+        if (!shared.present()) {
+            return builder;
+        }
+        List<byte[]> keys = shared.requestStateKeys();
+        return builder.requestStateKeys(keys.get(0), keys.subList(1, keys.size()).toArray(byte[][]::new));
+    }
+
+    private static void closeRedis(Redis redis) {
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     /** One line naming the address, what went wrong and what to do, for a bind that failed. */

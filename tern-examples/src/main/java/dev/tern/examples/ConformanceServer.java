@@ -39,7 +39,6 @@ import dev.tern.server.ResourceTemplateSpec;
 import dev.tern.server.TaskSupport;
 import dev.tern.server.ToolException;
 import dev.tern.server.ToolSpec;
-import dev.tern.server.observe.McpObserver;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -116,16 +115,15 @@ public final class ConformanceServer {
     }
 
     public static McpServer create() {
-        return create(McpObserver.off());
+        return create(java.util.function.UnaryOperator.identity());
     }
 
-    /** The fixture server, reporting to {@code observer}. */
-    public static McpServer create(McpObserver observer) {
-        return new ConformanceServer().build(observer);
+    static McpServer create(java.util.function.UnaryOperator<McpServer.Builder> settings) {
+        return new ConformanceServer().build(settings);
     }
 
-    private McpServer build(McpObserver observer) {
-        McpServer.Builder b = McpServer.builder().observer(observer)
+    private McpServer build(java.util.function.UnaryOperator<McpServer.Builder> settings) {
+        McpServer.Builder b = settings.apply(McpServer.builder())
                 .info("tern-conformance", "0.1.0")
                 .instructions("Fixture server for the MCP conformance suite: test_* tools, test:// resources and "
                         + "test_* prompts.");

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import dev.tern.server.McpServer;
-import dev.tern.server.observe.McpObserver;
 
 /** The example servers, by name. */
 public final class Examples {
@@ -27,16 +27,12 @@ public final class Examples {
         void get(String pathTemplate, String description, Function<Map<String, String>, Optional<?>> handler);
     }
 
-    /** An example made with its routes and the observer its server reports to. */
-    private interface Factory {
-        McpServer create(Routes routes, McpObserver observer);
-    }
-
-    private static final Map<String, Factory> EXAMPLES = new LinkedHashMap<>();
+    private static final Map<String, java.util.function.BiFunction<Routes, UnaryOperator<McpServer.Builder>, McpServer>>
+            EXAMPLES = new LinkedHashMap<>();
 
     static {
         EXAMPLES.put("user-directory", UserDirectoryServer::create);
-        EXAMPLES.put("conformance", (routes, observer) -> ConformanceServer.create(observer));
+        EXAMPLES.put("conformance", (routes, settings) -> ConformanceServer.create(settings));
     }
 
     private Examples() {
@@ -54,15 +50,18 @@ public final class Examples {
 
     /** Builds the named example and mounts its plain HTTP routes, if it has any, on {@code routes}. */
     public static McpServer create(String name, Routes routes) {
-        return create(name, routes, McpObserver.off());
+        return create(name, routes, UnaryOperator.identity());
     }
 
-    /** As {@link #create(String, Routes)}, with the server reporting to {@code observer}. */
-    public static McpServer create(String name, Routes routes, McpObserver observer) {
-        Factory factory = EXAMPLES.get(name);
+    /**
+     * Builds the named example with server-wide settings of the one serving it (such as the keys shared by many
+     * nodes) applied to its builder, and mounts its plain HTTP routes on {@code routes}.
+     */
+    public static McpServer create(String name, Routes routes, UnaryOperator<McpServer.Builder> settings) {
+        var factory = EXAMPLES.get(name);
         if (factory == null) {
             throw new IllegalArgumentException("Unknown example \"" + name + "\" (expected one of " + names() + ")");
         }
-        return factory.create(routes, observer);
+        return factory.apply(routes, settings);
     }
 }

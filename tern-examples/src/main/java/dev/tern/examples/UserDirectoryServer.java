@@ -19,7 +19,6 @@ import dev.tern.server.RequestContext;
 import dev.tern.server.Resource;
 import dev.tern.server.Tool;
 import dev.tern.server.ToolException;
-import dev.tern.server.observe.McpObserver;
 
 /**
  * The user directory of the benchmark write-ups: {@code get_user} returns a ~330-byte user record, with search,
@@ -41,27 +40,28 @@ public final class UserDirectoryServer {
      * answers the same user record as {@code get_user}'s {@code structuredContent}, 404 for an unknown id.
      */
     public static McpServer create(Examples.Routes routes) {
-        return create(routes, McpObserver.off());
+        return create(routes, java.util.function.UnaryOperator.identity());
     }
 
-    /** As {@link #create(Examples.Routes)}, with the server reporting to {@code observer}. */
-    public static McpServer create(Examples.Routes routes, McpObserver observer) {
+    static McpServer create(Examples.Routes routes, java.util.function.UnaryOperator<McpServer.Builder> settings) {
         UserDirectory directory = UserDirectory.generate(1_000);
         routes.get("/users/{id}", "Fetch one user by id: the plain-REST twin of the get_user tool.",
                 variables -> directory.find(variables.get("id")));
-        return builder(directory).observer(observer).build();
+        return create(directory, settings);
     }
 
     public static McpServer create(UserDirectory directory) {
-        return builder(directory).build();
+        return create(directory, java.util.function.UnaryOperator.identity());
     }
 
-    private static McpServer.Builder builder(UserDirectory directory) {
-        return McpServer.builder()
+    private static McpServer create(UserDirectory directory,
+            java.util.function.UnaryOperator<McpServer.Builder> settings) {
+        return settings.apply(McpServer.builder())
                 .info("tern-user-directory", "0.1.0")
                 .instructions("A directory of users. Use get_user for one user by id, search_users to find users, "
                         + "list_users to page through all of them.")
-                .register(new UserDirectoryServer(directory));
+                .register(new UserDirectoryServer(directory))
+                .build();
     }
 
     /** One page of users and the cursor of the next page, if any. */

@@ -59,7 +59,7 @@ class WiredServerTest {
 
     private URI startHttp() throws InterruptedException {
         server = Examples.create("user-directory", (path, description, handler) -> {
-        }, fixture.observer);
+        }, b -> b.observer(fixture.observer));
         http = HttpServerTransport.builder(server).host("127.0.0.1").port(0).build().start();
         return URI.create(http.url());
     }
@@ -163,7 +163,7 @@ class WiredServerTest {
     @Test
     void aToolCallOverStdioIsASpanOverAPipe() throws Exception {
         server = Examples.create("user-directory", (path, description, handler) -> {
-        }, fixture.observer);
+        }, b -> b.observer(fixture.observer));
         String line = """
                 {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"get_user","arguments":{"id":"3"},\
                 "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",\

@@ -286,8 +286,15 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
                 }
             }
             ProtocolVersion version = ProtocolVersion.negotiateLegacy(requested.stringValue());
-            session = new LegacySession(server, this, version, caps instanceof ObjectNode o ? o : Json.object(),
-                    clientInfo);
+            LegacySession opened = new LegacySession(server, this, version,
+                    caps instanceof ObjectNode o ? o : Json.object(), clientInfo);
+            session = opened;
+            try {
+                outbound.sessionStateChanged();
+            } catch (RuntimeException e) {
+                session = null;
+                throw e;
+            }
             ObjectNode result = Json.object();
             result.put("protocolVersion", version.id());
             result.set("capabilities", server.capabilities(version));
@@ -342,6 +349,26 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     /** The legacy session, or {@code null} before {@code initialize}. */
     LegacySession session() {
         return session;
+    }
+
+    @Override
+    public LegacySessionState legacyState() {
+        LegacySession s = session;
+        return s == null ? null : s.state();
+    }
+
+    @Override
+    public void restore(LegacySessionState state) {
+        synchronized (this) {
+            LegacySession s = session;
+            if (s == null) {
+                session = LegacySession.restored(server, this, state);
+            } else if (s.version == state.version()) {
+                s.update(state);
+            } else {
+                throw new IllegalStateException("a session's revision cannot change");
+            }
+        }
     }
 
     void listChanged(FeatureRegistry.Kind kind) {

@@ -18,6 +18,14 @@ public interface EventStore {
     record Replay(String streamId, List<Event> events) {
     }
 
+    /**
+     * The id of the {@code sequence}-th stream a session opened on this node. A store that many nodes share makes it
+     * unique across them, since a session's streams may be opened on any of them.
+     */
+    default String streamId(long sequence) {
+        return Long.toString(sequence, 36);
+    }
+
     /** Stores a message sent on a stream and returns the event id to send with it. */
     String append(String sessionId, String streamId, byte[] message);
 

@@ -31,13 +31,37 @@ final class LegacySession {
 
     LegacySession(McpServer server, RequestHost connection, ProtocolVersion version, ObjectNode capabilities,
             Implementation clientInfo) {
+        this(server, connection, version, capabilities, clientInfo, server.config().defaultLogLevel());
+    }
+
+    private LegacySession(McpServer server, RequestHost connection, ProtocolVersion version, ObjectNode capabilities,
+            Implementation clientInfo, LoggingLevel logLevel) {
         this.connection = connection;
         this.version = version;
         this.capabilities = capabilities;
         this.clientInfo = clientInfo;
-        this.logLevel = server.config().defaultLogLevel();
+        this.logLevel = logLevel;
         this.changes = new ListChanges(server,
                 kind -> connection.send(new JsonRpcNotification(kind.notification, null), null));
+    }
+
+    /** A session another node opened, as it stands in the {@link SessionStore}. */
+    static LegacySession restored(McpServer server, RequestHost connection, LegacySessionState state) {
+        LegacySession session = new LegacySession(server, connection, state.version(), state.capabilities(),
+                state.clientInfo(), state.logLevel());
+        session.subscriptions.addAll(state.subscriptions());
+        return session;
+    }
+
+    /** Takes the log level and subscriptions another node set. */
+    void update(LegacySessionState state) {
+        logLevel = state.logLevel();
+        subscriptions.retainAll(state.subscriptions());
+        subscriptions.addAll(state.subscriptions());
+    }
+
+    LegacySessionState state() {
+        return new LegacySessionState(version, capabilities, clientInfo, logLevel, subscriptions);
     }
 
     LoggingLevel logLevel() {
@@ -49,6 +73,7 @@ final class LegacySession {
         JsonNode level = exchange.params.get("level");
         logLevel = LoggingLevel.parse(level != null && level.isString() ? level.stringValue() : null)
                 .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown log level " + level));
+        connection.outbound().sessionStateChanged();
         return Json.object();
     }
 
@@ -63,6 +88,7 @@ final class LegacySession {
         } else {
             subscriptions.remove(uri);
         }
+        connection.outbound().sessionStateChanged();
         return Json.object();
     }
 

@@ -82,8 +82,8 @@ public final class McpServer implements AutoCloseable {
         pool.setRemoveOnCancelPolicy(true);
         this.scheduler = pool;
         this.deadlines = new HandlerDeadlines(pool, config.handlerTimeout());
-        this.sealer = new RequestStateSealer(b.requestStateKey != null ? b.requestStateKey : RequestStateSealer.randomKey(),
-                config.requestStateLifetime(), Clock.systemUTC());
+        this.sealer = new RequestStateSealer(b.requestStateKeys != null ? b.requestStateKeys
+                : java.util.List.of(RequestStateSealer.randomKey()), config.requestStateLifetime(), Clock.systemUTC());
         this.capabilities = buildCapabilities();
         this.capabilitiesWithTasks = capabilities.deepCopy();
         ObjectNode taskCaps = capabilitiesWithTasks.putObject("tasks");
@@ -374,7 +374,7 @@ public final class McpServer implements AutoCloseable {
         private Duration clientRequestTimeout = Duration.ofMinutes(2);
         private Duration listChangedDelay = Duration.ofMillis(50);
         private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
-        private byte[] requestStateKey;
+        private java.util.List<byte[]> requestStateKeys;
         private TaskStore taskStore;
         private McpObserver observer = McpObserver.off();
 
@@ -472,10 +472,23 @@ public final class McpServer implements AutoCloseable {
 
         /** The HMAC key sealing {@code requestState}; shared by every node of a cluster. Random if not set. */
         public Builder requestStateKey(byte[] key) {
-            if (key.length < 32) {
-                throw new IllegalArgumentException("requestStateKey: " + key.length + " bytes (expected: >= 32)");
+            return requestStateKeys(key);
+        }
+
+        /**
+         * Rotates the {@code requestState} key: {@code current} seals, and state sealed with one of the
+         * {@code previous} keys is still accepted, so that nodes may take up a new key one after the other.
+         */
+        public Builder requestStateKeys(byte[] current, byte[]... previous) {
+            java.util.List<byte[]> keys = new java.util.ArrayList<>();
+            keys.add(current);
+            keys.addAll(java.util.Arrays.asList(previous));
+            for (byte[] key : keys) {
+                if (key.length < 32) {
+                    throw new IllegalArgumentException("requestStateKey: " + key.length + " bytes (expected: >= 32)");
+                }
             }
-            this.requestStateKey = key.clone();
+            this.requestStateKeys = keys.stream().map(byte[]::clone).toList();
             return this;
         }
 

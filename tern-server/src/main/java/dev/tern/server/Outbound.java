@@ -57,6 +57,15 @@ public interface Outbound {
     }
 
     /**
+     * A legacy session's state changed ({@code initialize}, {@code logging/setLevel}, {@code resources/subscribe} or
+     * {@code unsubscribe}): called on the request's thread before its response is sent, so that a transport sharing
+     * sessions through a {@link SessionStore} saves {@link ServerChannel#legacyState()} before the client can go to
+     * another node. The default keeps nothing.
+     */
+    default void sessionStateChanged() {
+    }
+
+    /**
      * Sends the responses to a JSON-RPC batch (2025-03-26 only) as one array. The default sends them one by one,
      * which suits no transport that speaks 2025-03-26; transports override it.
      */

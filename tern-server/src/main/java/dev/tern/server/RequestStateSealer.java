@@ -30,12 +30,20 @@ final class RequestStateSealer {
     private static final Base64.Decoder B64D = Base64.getUrlDecoder();
     private static final int MAX_STATE_LENGTH = 256 * 1024;
 
-    private final SecretKeySpec key;
+    /** The key that seals, then the older keys still accepted while a rotation reaches every node. */
+    private final SecretKeySpec[] keys;
     private final Duration lifetime;
     private final Clock clock;
 
     RequestStateSealer(byte[] key, Duration lifetime, Clock clock) {
-        this.key = new SecretKeySpec(key.clone(), "HmacSHA256");
+        this(java.util.List.of(key), lifetime, clock);
+    }
+
+    RequestStateSealer(java.util.List<byte[]> keys, Duration lifetime, Clock clock) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no key");
+        }
+        this.keys = keys.stream().map(k -> new SecretKeySpec(k.clone(), "HmacSHA256")).toArray(SecretKeySpec[]::new);
         this.lifetime = lifetime;
         this.clock = clock;
     }
@@ -53,7 +61,7 @@ final class RequestStateSealer {
         payload.put("e", clock.millis() + lifetime.toMillis());
         payload.set("r", answers);
         byte[] body = Json.mapper().writeValueAsBytes(payload);
-        return B64.encodeToString(body) + "." + B64.encodeToString(mac(body));
+        return B64.encodeToString(body) + "." + B64.encodeToString(mac(keys[0], body));
     }
 
     /** Opens a state, checking its seal, expiry and binding; returns the answers it carries. */
@@ -73,7 +81,7 @@ final class RequestStateSealer {
         } catch (IllegalArgumentException e) {
             throw invalid("malformed");
         }
-        if (!MessageDigest.isEqual(tag, mac(body))) {
+        if (!sealedByAnyKey(tag, body)) {
             throw invalid("integrity check failed");
         }
         JsonNode payload = Json.mapper().readTree(body);
@@ -133,7 +141,16 @@ final class RequestStateSealer {
         }
     }
 
-    private byte[] mac(byte[] body) {
+    private boolean sealedByAnyKey(byte[] tag, byte[] body) {
+        for (SecretKeySpec key : keys) {
+            if (MessageDigest.isEqual(tag, mac(key, body))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static byte[] mac(SecretKeySpec key, byte[] body) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);

@@ -21,6 +21,19 @@ public interface ServerChannel extends AutoCloseable {
     /** The legacy revision negotiated by {@code initialize}, or {@code null} before (or without) one. */
     dev.tern.protocol.@Nullable ProtocolVersion negotiatedVersion();
 
+    /** What the legacy session settled so far, or {@code null} before (or without) {@code initialize}. */
+    default @Nullable LegacySessionState legacyState() {
+        return null;
+    }
+
+    /**
+     * Takes a legacy session's state from a {@link SessionStore}: opens the session as another node's
+     * {@code initialize} did, or takes the log level and subscriptions another node changed.
+     */
+    default void restore(LegacySessionState state) {
+        throw new UnsupportedOperationException("this channel cannot restore a session");
+    }
+
     /** Requests being served right now. */
     int inFlight();
 

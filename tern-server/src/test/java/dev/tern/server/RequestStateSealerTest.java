@@ -138,6 +138,18 @@ class RequestStateSealerTest {
     }
 
     @Test
+    void duringARotationStateSealedWithTheOldKeyOpensAndNewStateIsSealedWithTheNewKey() {
+        byte[] next = KEY.clone();
+        next[0] ^= 1;
+        RequestStateSealer rotated = new RequestStateSealer(java.util.List.of(next, KEY), LIFETIME, clock);
+
+        assertThat(rotated.open(sealer.seal(binding, answers()), binding)).isEqualTo(answers());
+        String fresh = rotated.seal(binding, answers());
+        assertThat(new RequestStateSealer(next, LIFETIME, clock).open(fresh, binding)).isEqualTo(answers());
+        assertRefused(() -> sealer.open(fresh, binding), "integrity");
+    }
+
+    @Test
     void expiredStateIsRefused() {
         String state = sealer.seal(binding, answers());
         clock.advance(LIFETIME.minusSeconds(1));

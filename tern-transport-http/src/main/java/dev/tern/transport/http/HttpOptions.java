@@ -10,6 +10,7 @@ import java.util.Set;
 import dev.tern.protocol.CodecLimits;
 import dev.tern.server.EventStore;
 import dev.tern.server.InMemoryEventStore;
+import dev.tern.server.SessionStore;
 
 /**
  * The settings an {@link HttpServerTransport} serves with, in groups, as {@link HttpServerTransport.Builder} set them
@@ -477,15 +478,23 @@ public final class HttpOptions {
      * @param idleTimeout a session unused for this long is ended
      * @param eventStore where the SSE events of sessions are kept so clients can resume with {@code Last-Event-ID}
      * @param principals who a request's client is: sessions are bound to it, and shares are counted by it
+     * @param store where the state of sessions is shared with other nodes ({@link SessionStore#LOCAL}: nowhere)
+     * @param idKeys the keys that sign session ids, the first signing and all accepted (none: ids are not signed)
      */
     public record Sessions(int max, int maxPerClient, Duration idleTimeout, EventStore eventStore,
-            PrincipalResolver principals) {
+            PrincipalResolver principals, SessionStore store, List<byte[]> idKeys) {
+
+        public Sessions {
+            idKeys = idKeys.stream().map(byte[]::clone).toList();
+        }
 
         @Override
         public String toString() {
             return "Sessions[max=" + max + ", maxPerClient=" + maxPerClient + ", idleTimeout=" + idleTimeout
                     + ", eventStore=" + eventStore.getClass().getSimpleName() + ", principals="
-                    + (principals == PrincipalResolver.ANONYMOUS ? "anonymous" : "resolved") + "]";
+                    + (principals == PrincipalResolver.ANONYMOUS ? "anonymous" : "resolved")
+                    + ", store=" + (store == SessionStore.LOCAL ? "local" : store.getClass().getSimpleName())
+                    + ", signedIds=" + !idKeys.isEmpty() + "]";
         }
 
         /** Sets {@link Sessions}; made by {@link HttpServerTransport.Builder#sessions}. */
@@ -495,6 +504,8 @@ public final class HttpOptions {
             private Duration idleTimeout = Duration.ofMinutes(30);
             private EventStore eventStore = new InMemoryEventStore();
             private PrincipalResolver principals = PrincipalResolver.ANONYMOUS;
+            private SessionStore store = SessionStore.LOCAL;
+            private List<byte[]> idKeys = List.of();
 
             Builder() {
             }
@@ -543,8 +554,36 @@ public final class HttpOptions {
                 return this;
             }
 
+            /**
+             * Where the state of legacy sessions is shared, so that any of many nodes serves any session (default:
+             * {@link SessionStore#LOCAL}, each session lives on the node that opened it). A shared store goes with a
+             * shared {@link #eventStore}, so that a stream lost on one node resumes on another.
+             */
+            public Builder store(SessionStore store) {
+                this.store = Objects.requireNonNull(store, "sessions.store");
+                return this;
+            }
+
+            /**
+             * Signs session ids with {@code current} (HMAC-SHA256, at least 32 bytes) and accepts ids signed with
+             * any of {@code previous}, so that nodes sharing sessions refuse made-up ids without asking the
+             * {@link #store}, and a key rotates with an overlap (default: ids are random, unsigned).
+             */
+            public Builder idKeys(byte[] current, byte[]... previous) {
+                List<byte[]> keys = new java.util.ArrayList<>();
+                keys.add(current);
+                keys.addAll(List.of(previous));
+                for (byte[] key : keys) {
+                    if (key.length < 32) {
+                        throw new IllegalArgumentException("sessions.idKeys: " + key.length + " bytes (expected: >= 32)");
+                    }
+                }
+                this.idKeys = keys;
+                return this;
+            }
+
             Sessions build() {
-                return new Sessions(max, maxPerClient, idleTimeout, eventStore, principals);
+                return new Sessions(max, maxPerClient, idleTimeout, eventStore, principals, store, idKeys);
             }
         }
     }

@@ -26,6 +26,7 @@ import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.StatelessRequest;
+import dev.tern.server.StoreUnavailableException;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -64,7 +65,8 @@ final class McpEndpoint {
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits().messages());
         this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
-                options.sessions().idleTimeout(), options.sessions().eventStore(), options.serverTiming());
+                options.sessions().idleTimeout(), options.sessions().eventStore(), options.sessions().store(),
+                options.sessions().idKeys(), options.serverTiming());
         this.listenShares = new ClientShares(options.sessions().maxPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
     }
@@ -172,7 +174,14 @@ final class McpEndpoint {
                 return;
             }
             track(exchange);
-            if (!session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive())) {
+            boolean opened;
+            try {
+                opened = session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive());
+            } catch (StoreUnavailableException e) {
+                storeUnavailable(exchange);
+                return;
+            }
+            if (!opened) {
                 error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
                         "Conflict: this session already has a GET stream open");
             }
@@ -187,7 +196,12 @@ final class McpEndpoint {
             if (session == null) {
                 return;
             }
-            sessions.remove(session, null);
+            try {
+                sessions.remove(session, null);
+            } catch (StoreUnavailableException e) {
+                storeUnavailable(exchange);
+                return;
+            }
             exchange.empty(HttpResponseStatus.OK);
             return;
         }
@@ -306,7 +320,11 @@ final class McpEndpoint {
             session.register(r.id(), exchange);
             session.channel().receive(r);
             if (session.channel().negotiatedVersion() == null) {
-                sessions.remove(session, null);
+                try {
+                    sessions.remove(session, null);
+                } catch (StoreUnavailableException e) {
+                    // nothing was stored for a session that never opened
+                }
             } else if (server.observer().enabled()) {
                 session.observation = server.observer().session(exchange.transport(),
                         session.channel().negotiatedVersion().id(), System.nanoTime());
@@ -361,9 +379,12 @@ final class McpEndpoint {
         // One observation stands for one request: the requests of a batch (2025-03-26 only) go unobserved.
         exchange.observation(null);
         String sessionId = headers.get(SESSION_ID);
-        Session session = sessionId == null ? null : sessions.find(sessionId);
-        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
-            session = null;
+        Session session;
+        try {
+            session = sessionId == null ? null : sessions.find(sessionId, principal(headers), exchange);
+        } catch (StoreUnavailableException e) {
+            storeUnavailable(exchange);
+            return;
         }
         ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
         if (version == null || !version.allowsBatches()) {
@@ -401,9 +422,12 @@ final class McpEndpoint {
                     "Bad Request: malformed Mcp-Session-Id");
             return null;
         }
-        Session session = sessions.find(sessionId);
-        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
-            session = null;
+        Session session;
+        try {
+            session = sessions.find(sessionId, principal(headers), exchange);
+        } catch (StoreUnavailableException e) {
+            storeUnavailable(exchange);
+            return null;
         }
         if (session == null) {
             error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
@@ -551,6 +575,13 @@ final class McpEndpoint {
 
     String principal(HttpHeaders headers) {
         return options.sessions().principals().principal(headers::get);
+    }
+
+    /** 503 with Retry-After: the shared session store cannot answer now. */
+    void storeUnavailable(HttpExchange exchange) {
+        exchange.header(HttpHeaderNames.RETRY_AFTER, 2);
+        error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
+                "Service unavailable: the session store cannot be reached, retry shortly");
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */

@@ -15,6 +15,8 @@ import dev.tern.server.EventStore;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
 import dev.tern.server.ServerChannel;
+import dev.tern.server.SessionStore;
+import dev.tern.server.StoreUnavailableException;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 
@@ -41,6 +43,10 @@ final class Session implements Outbound {
     /** Whether answers carry {@code Server-Timing}, for which handlers are timed. */
     private final boolean serverTiming;
     private final ServerChannel channel;
+    private final SessionStore store;
+    private final Duration idleTimeout;
+    /** The revision of the state this node holds, as the {@link SessionStore} numbered it. */
+    volatile long revision;
     private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
             AtomicLongFieldUpdater.newUpdater(Session.class, "streamsOpened");
 
@@ -82,7 +88,9 @@ final class Session implements Outbound {
     }
 
     Session(String id, String principal, String client, McpServer server, JsonRpcCodec codec, EventStore events,
-            boolean serverTiming) {
+            SessionStore store, Duration idleTimeout, boolean serverTiming) {
+        this.store = store;
+        this.idleTimeout = idleTimeout;
         this.serverTiming = serverTiming;
         this.principal = principal;
         this.client = client;
@@ -119,7 +127,7 @@ final class Session implements Outbound {
     }
 
     private Stream newStream(HttpExchange exchange) {
-        return new Stream(Long.toString(STREAMS_OPENED.incrementAndGet(this), 36), exchange);
+        return new Stream(events.streamId(STREAMS_OPENED.incrementAndGet(this)), exchange);
     }
 
     /**
@@ -158,7 +166,7 @@ final class Session implements Outbound {
             getStream = stream;
             exchange.onClientGone(() -> stream.detach(exchange));
             synchronized (stream) {
-                exchange.startStream(events.primingId(id, stream.id), RECONNECT, keepAlive);
+                exchange.startStream(primingId(stream), RECONNECT, keepAlive);
             }
             return true;
         }
@@ -211,6 +219,13 @@ final class Session implements Outbound {
     }
 
     @Override
+    public void sessionStateChanged() {
+        if (store.shared()) {
+            revision = store.save(id, principal, channel.legacyState(), idleTimeout);
+        }
+    }
+
+    @Override
     public boolean timesHandlers() {
         return serverTiming;
     }
@@ -259,13 +274,36 @@ final class Session implements Outbound {
             } else {
                 byte[] json = codec.encode(message);
                 if (open && !sink.streaming()) {
-                    sink.startStream(events.primingId(id, stream.id), RECONNECT, null);
+                    sink.startStream(primingId(stream), RECONNECT, null);
                 }
-                String eventId = events.append(id, stream.id, json);
+                String eventId = append(stream, json);
                 if (open) {
                     sink.event(json, eventId, last);
                 }
             }
+        }
+    }
+
+    /**
+     * The stream's priming id, or none when a shared event store cannot answer: the stream is then served live, only
+     * not resumable.
+     */
+    private String primingId(Stream stream) {
+        try {
+            return events.primingId(id, stream.id);
+        } catch (StoreUnavailableException e) {
+            return null;
+        }
+    }
+
+    /** Stores an event and returns its id; none when a shared event store cannot answer, so the client still gets it. */
+    private String append(Stream stream, byte[] json) {
+        try {
+            return events.append(id, stream.id, json);
+        } catch (StoreUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "An event of session stream {0} was sent without an id: {1}", stream.id,
+                    e.getMessage());
+            return null;
         }
     }
 

@@ -1,17 +1,20 @@
 package dev.tern.transport.http;
 
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.server.McpServer;
+import dev.tern.server.SessionStore;
 
 /**
- * The live legacy sessions: ids of 256 random bits (base64url, visible ASCII), a bound on how many exist, and expiry
- * of sessions idle longer than the timeout, so sessions clients never delete do not leak. Thread-safe.
+ * The live legacy sessions: ids from {@link SessionIds} (random, signed when keys are set), a bound on how many exist, and expiry
+ * of sessions idle longer than the timeout, so sessions clients never delete do not leak. With a shared
+ * {@link SessionStore}, a session another node opened is taken up from the store on its first request here, every
+ * request checks that it still exists and takes changes other nodes made, and a node that lets an idle session go or
+ * shuts down forgets only its own copy. Thread-safe.
  */
 final class SessionManager {
     private static final int MAX_ID_LENGTH = 128;
@@ -24,16 +27,20 @@ final class SessionManager {
     private final java.util.concurrent.atomic.AtomicLong lastSweepOnDemand =
             new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SWEEP_ON_DEMAND_NANOS);
     private final Duration idleTimeout;
-    private final SecureRandom random = new SecureRandom();
+    private final SessionIds ids;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     private final dev.tern.server.EventStore events;
+    private final SessionStore store;
     private final boolean serverTiming;
 
     SessionManager(McpServer server, JsonRpcCodec codec, int maxSessions, int maxSessionsPerClient,
-            Duration idleTimeout, dev.tern.server.EventStore events, boolean serverTiming) {
+            Duration idleTimeout, dev.tern.server.EventStore events, SessionStore store, List<byte[]> idKeys,
+            boolean serverTiming) {
+        this.ids = new SessionIds(idKeys);
         this.shares = new ClientShares(maxSessionsPerClient);
         this.events = events;
+        this.store = store;
         this.serverTiming = serverTiming;
         this.server = server;
         this.codec = codec;
@@ -67,12 +74,10 @@ final class SessionManager {
             shares.release(held);
             return Opened.SERVER_FULL;
         }
-        byte[] bytes = new byte[32];
-        random.nextBytes(bytes);
-        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        String id = ids.next();
         Session session;
         try {
-            session = new Session(id, principal, held, server, codec, events, serverTiming);
+            session = new Session(id, principal, held, server, codec, events, store, idleTimeout, serverTiming);
         } catch (RuntimeException closed) { // the server closed meanwhile
             shares.release(held);
             throw closed;
@@ -92,24 +97,103 @@ final class SessionManager {
         return true;
     }
 
-    Session find(String id) {
+    /**
+     * The session {@code id} names, if it exists and {@code principal} opened it; with a shared store, one another
+     * node opened is taken up here, taking a place of the requesting client's share.
+     *
+     * @throws dev.tern.server.StoreUnavailableException when the shared store cannot answer
+     */
+    Session find(String id, String principal, HttpExchange exchange) {
         Session s = sessions.get(id);
         if (s != null) {
             s.touch();
+            if (store.shared() && !current(s)) {
+                return null;
+            }
+            return java.util.Objects.equals(s.principal, principal) ? s : null;
         }
-        return s;
+        return store.shared() && ids.plausible(id) ? takeUp(id, principal, exchange) : null;
     }
 
+    /** Whether a session this node holds still exists in the store; takes what other nodes changed. */
+    private boolean current(Session s) {
+        long revision = store.touch(s.id, idleTimeout);
+        if (revision < 0) {
+            drop(s, null);
+            return false;
+        }
+        if (revision != s.revision) {
+            SessionStore.Stored stored = store.load(s.id, idleTimeout).orElse(null);
+            if (stored == null) {
+                drop(s, null);
+                return false;
+            }
+            s.channel().restore(stored.state());
+            s.revision = stored.revision();
+        }
+        return true;
+    }
+
+    private Session takeUp(String id, String principal, HttpExchange exchange) {
+        SessionStore.Stored stored = store.load(id, idleTimeout).orElse(null);
+        if (stored == null || !java.util.Objects.equals(stored.principal(), principal)) {
+            return null;
+        }
+        String held = shares.tryAcquire(ClientShares.client(principal, exchange));
+        if (held == null) {
+            return null;
+        }
+        if (sessions.size() >= maxSessions && !(sweepOnDemand() && sessions.size() < maxSessions)) {
+            shares.release(held);
+            return null;
+        }
+        Session session;
+        try {
+            session = new Session(id, principal, held, server, codec, events, store, idleTimeout, serverTiming);
+            session.channel().restore(stored.state());
+        } catch (RuntimeException closed) { // the server closed meanwhile
+            shares.release(held);
+            throw closed;
+        }
+        session.revision = stored.revision();
+        Session raced = sessions.putIfAbsent(id, session);
+        if (raced != null) {
+            shares.release(held);
+            session.close(null);
+            return raced;
+        }
+        return session;
+    }
+
+    /** Ends a session everywhere: its state and its events are forgotten. */
     void remove(Session session, Duration retry) {
-        if (sessions.remove(session.id, session)) {
-            shares.release(session.client);
-            session.close(retry);
+        if (drop(session, retry)) {
+            try {
+                store.remove(session.id);
+            } finally {
+                events.removeSession(session.id);
+            }
+        }
+    }
+
+    /**
+     * Forgets this node's copy of a session, as its expiry or a shutdown does; without a shared store that is the
+     * session itself, events and all.
+     */
+    private boolean drop(Session session, Duration retry) {
+        if (!sessions.remove(session.id, session)) {
+            return false;
+        }
+        shares.release(session.client);
+        session.close(retry);
+        if (!store.shared()) {
             events.removeSession(session.id);
             var observation = session.observation;
             if (observation != null) {
                 observation.end(System.nanoTime());
             }
         }
+        return true;
     }
 
     /** Whether a session id is well-formed: visible ASCII, not too long. */
@@ -130,7 +214,7 @@ final class SessionManager {
         long limit = idleTimeout.toNanos();
         for (Session s : sessions.values()) {
             if (s.idleNanos() > limit && s.channel().inFlight() == 0) {
-                remove(s, null);
+                drop(s, null);
             }
         }
     }
@@ -141,7 +225,7 @@ final class SessionManager {
 
     void closeAll(Duration retry) {
         for (Session s : sessions.values()) {
-            remove(s, retry);
+            drop(s, retry);
         }
     }
 }

@@ -1,0 +1,27 @@
+package dev.tern.redis;
+
+/**
+ * Every key Tern keeps in Redis. A session's keys carry its id as a hash tag ({@code {id}}), so that in a Redis
+ * Cluster they share a slot and one script or multi-key command may touch them together.
+ */
+final class Keys {
+    private static final String PREFIX = "tern:";
+
+    private Keys() {
+    }
+
+    /** A legacy session's principal, state and revision (a hash). */
+    static String session(String sessionId) {
+        return PREFIX + "{" + sessionId + "}:s";
+    }
+
+    /** The events of one SSE stream of a session (a Redis Stream). */
+    static String events(String sessionId, String streamId) {
+        return PREFIX + "{" + sessionId + "}:ev:" + streamId;
+    }
+
+    /** The names of a session's event streams (a set), so that they can be deleted with the session. */
+    static String eventStreams(String sessionId) {
+        return PREFIX + "{" + sessionId + "}:evs";
+    }
+}
