@@ -55,6 +55,9 @@ final class Exchange implements RequestContext {
     volatile Thread thread;
     /** Runs on the transport's thread (a non-blocking handler): it must not wait for the client. */
     boolean inline;
+    /** The cache policy of the feature called, if it has one, and how long its result stays fresh (see ResultCache). */
+    CachePolicy cachePolicy;
+    long cacheTtlNanos;
     /** The resource a {@code resources/read} names, when found before the read (see Methods). */
     FeatureRegistry.Match resourceMatch;
     /** When the handler started and ended ({@link System#nanoTime()}; 0 if it did not run). */
@@ -109,6 +112,11 @@ final class Exchange implements RequestContext {
 
     boolean modern() {
         return version.isModern();
+    }
+
+    /** Who sent the request, as the transport knows it ({@link Outbound#principal()}); null when anonymous. */
+    String principal() {
+        return host.outbound().principal();
     }
 
     @Override

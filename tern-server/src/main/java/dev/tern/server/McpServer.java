@@ -63,6 +63,7 @@ public final class McpServer implements AutoCloseable {
     private final Tasks tasks;
     private final ObjectNode serverInfoMeta;
     private final DirectCalls directCalls;
+    private final ResultCache results;
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
@@ -95,6 +96,7 @@ public final class McpServer implements AutoCloseable {
         this.runner = new RequestRunner(this);
         this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
+        this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker);
     }
 
     public static Builder builder() {
@@ -256,12 +258,33 @@ public final class McpServer implements AutoCloseable {
         return answered.get();
     }
 
-    /** Tells the clients subscribed to {@code uri} that it changed. */
+    /** Tells the clients subscribed to {@code uri} that it changed, and drops its cached reads. */
     public void notifyResourceUpdated(String uri) {
+        results.invalidate(ResultCache.Kind.RESOURCE, uri);
         for (DefaultServerChannel c : channels) {
             c.resourceUpdated(uri);
         }
         listens.resourceUpdated(uri);
+    }
+
+    /** Drops the cached results of the tool {@code name} (see {@link CachePolicy}): the next call runs it. */
+    public void invalidateTool(String name) {
+        results.invalidate(ResultCache.Kind.TOOL, Objects.requireNonNull(name, "name"));
+    }
+
+    /** Drops the cached reads of {@code uri}, without telling subscribers (see {@link #notifyResourceUpdated}). */
+    public void invalidateResource(String uri) {
+        results.invalidate(ResultCache.Kind.RESOURCE, Objects.requireNonNull(uri, "uri"));
+    }
+
+    /** Drops the cached results of the prompt {@code name}. */
+    public void invalidatePrompt(String name) {
+        results.invalidate(ResultCache.Kind.PROMPT, Objects.requireNonNull(name, "name"));
+    }
+
+    /** Drops every cached result. */
+    public void invalidateCache() {
+        results.invalidateAll();
     }
 
     /** Open channels: connections such as stdio pipes and legacy sessions (a request served on its own has none). */
@@ -271,6 +294,11 @@ public final class McpServer implements AutoCloseable {
 
     private void listChanged(FeatureRegistry.Kind kind) {
         featuresRevision.incrementAndGet();
+        results.invalidate(switch (kind) {
+            case TOOLS -> ResultCache.Kind.TOOL;
+            case RESOURCES -> ResultCache.Kind.RESOURCE;
+            case PROMPTS -> ResultCache.Kind.PROMPT;
+        });
         for (DefaultServerChannel c : channels) {
             c.listChanged(kind);
         }
@@ -338,6 +366,10 @@ public final class McpServer implements AutoCloseable {
         return tasks;
     }
 
+    ResultCache results() {
+        return results;
+    }
+
     ObjectNode serverInfoMeta() {
         return serverInfoMeta;
     }
@@ -368,6 +400,8 @@ public final class McpServer implements AutoCloseable {
         private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
         private byte[] requestStateKey;
         private TaskStore taskStore;
+        private long resultCacheMaxBytes = 64L << 20;
+        private com.github.benmanes.caffeine.cache.Ticker cacheTicker = com.github.benmanes.caffeine.cache.Ticker.systemTicker();
 
         private Builder() {
         }
@@ -473,6 +507,24 @@ public final class McpServer implements AutoCloseable {
         /** Where tasks are kept (default: in memory, bounded). */
         public Builder taskStore(TaskStore store) {
             this.taskStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The most the cached results of {@link CachePolicy cacheable} features may hold, measured as their
+         * serialized JSON (default 64 MiB); past it the least valuable are evicted (W-TinyLFU). 0 keeps none.
+         */
+        public Builder resultCacheMaxBytes(long maxBytes) {
+            if (maxBytes < 0) {
+                throw new IllegalArgumentException("resultCacheMaxBytes: " + maxBytes + " (expected: >= 0)");
+            }
+            this.resultCacheMaxBytes = maxBytes;
+            return this;
+        }
+
+        /** The clock of cached results' freshness; tests turn it by hand. */
+        Builder cacheTicker(com.github.benmanes.caffeine.cache.Ticker ticker) {
+            this.cacheTicker = Objects.requireNonNull(ticker, "ticker");
             return this;
         }
 

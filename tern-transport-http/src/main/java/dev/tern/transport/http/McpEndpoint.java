@@ -421,7 +421,7 @@ final class McpEndpoint {
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange));
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange, principal(headers)));
         if (listen) {
             listens.put(served, exchange.executor());
             exchange.onDone(() -> listens.remove(served));
@@ -436,10 +436,17 @@ final class McpEndpoint {
     private final class ModernRequest implements Outbound {
         private final RequestId id;
         private final HttpExchange exchange;
+        private final String principal;
 
-        ModernRequest(RequestId id, HttpExchange exchange) {
+        ModernRequest(RequestId id, HttpExchange exchange, String principal) {
             this.id = id;
             this.exchange = exchange;
+            this.principal = principal;
+        }
+
+        @Override
+        public String principal() {
+            return principal;
         }
 
         /** {@code receive} is called on the connection's event loop, which then answers at once. */
