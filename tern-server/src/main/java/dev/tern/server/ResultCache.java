@@ -1,13 +1,10 @@
 package dev.tern.server;
 
 import java.io.OutputStream;
-import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.tern.protocol.CanonicalJson;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.McpMeta;
 
@@ -15,7 +12,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
-import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -134,7 +130,7 @@ final class ResultCache {
                 return null;
             }
         }
-        return new Key(kind, name, canonical(arguments), e.modern(), principal);
+        return new Key(kind, name, CanonicalJson.of(arguments), e.modern(), principal);
     }
 
     private static boolean keeps(Kind kind, ObjectNode result) {
@@ -163,39 +159,6 @@ final class ResultCache {
         long weight = counter.count + OVERHEAD + 2L * (key.name().length() + key.arguments().length()
                 + (key.principal() == null ? 0 : key.principal().length()));
         return (int) Math.min(Integer.MAX_VALUE, weight);
-    }
-
-    /** {@code arguments} as JSON with every object's keys sorted: equal arguments, equal text. */
-    static String canonical(@Nullable JsonNode arguments) {
-        if (arguments == null || arguments.isNull() || (arguments.isObject() && arguments.isEmpty())) {
-            return "{}";
-        }
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = Json.mapper().createGenerator(out)) {
-            write(g, arguments);
-        }
-        return out.toString();
-    }
-
-    private static void write(JsonGenerator g, JsonNode node) {
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>(node.propertyNames());
-            Collections.sort(names);
-            g.writeStartObject();
-            for (String n : names) {
-                g.writeName(n);
-                write(g, node.get(n));
-            }
-            g.writeEndObject();
-        } else if (node.isArray()) {
-            g.writeStartArray();
-            for (JsonNode item : node) {
-                write(g, item);
-            }
-            g.writeEndArray();
-        } else {
-            g.writeTree(node);
-        }
     }
 
     /** Drops every result of {@code kind}. */
