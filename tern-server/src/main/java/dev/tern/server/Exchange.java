@@ -50,6 +50,8 @@ final class Exchange implements RequestContext {
     volatile boolean suppressed;
     /** The response is out: nothing more may be sent for this request. */
     private boolean finished;
+    /** Paces progress and log notifications; made on the first one. */
+    private NotificationPacer pacer;
     /** The handler ran past its deadline. */
     volatile boolean timedOut;
     volatile Thread thread;
@@ -174,18 +176,35 @@ final class Exchange implements RequestContext {
         if (message != null) {
             p.put("message", message);
         }
-        sendUnlessFinished(new JsonRpcNotification("notifications/progress", p));
+        synchronized (this) {
+            if (!finished) {
+                pacer().progress(new JsonRpcNotification("notifications/progress", p));
+            }
+        }
     }
 
-    /** Marks the response as sent; later progress and log messages are dropped. */
+    /** Sends what the pacer holds, then marks the response as sent; later progress and log messages are dropped. */
     synchronized void finish() {
+        if (pacer != null && !finished) {
+            pacer.drain();
+        }
         finished = true;
     }
 
-    private synchronized void sendUnlessFinished(JsonRpcNotification notification) {
-        if (!finished) {
-            host.send(notification, request.id());
+    synchronized boolean isFinished() {
+        return finished;
+    }
+
+    /** Sends a notification of this request at once; called by the pacer with this exchange's lock held. */
+    void sendNow(JsonRpcNotification notification) {
+        host.send(notification, request.id());
+    }
+
+    private NotificationPacer pacer() {
+        if (pacer == null) {
+            pacer = new NotificationPacer(this, server.config());
         }
+        return pacer;
     }
 
     @Override
@@ -199,7 +218,11 @@ final class Exchange implements RequestContext {
             p.put("logger", logger);
         }
         p.set("data", Json.mapper().valueToTree(data));
-        sendUnlessFinished(new JsonRpcNotification("notifications/message", p));
+        synchronized (this) {
+            if (!finished) {
+                pacer().log(new JsonRpcNotification("notifications/message", p));
+            }
+        }
     }
 
     @Override

@@ -401,6 +401,8 @@ public final class McpServer implements AutoCloseable {
         private byte[] requestStateKey;
         private TaskStore taskStore;
         private long resultCacheMaxBytes = 64L << 20;
+        private int progressPerSecond = 20;
+        private int logsPerSecond = 100;
         private com.github.benmanes.caffeine.cache.Ticker cacheTicker = com.github.benmanes.caffeine.cache.Ticker.systemTicker();
 
         private Builder() {
@@ -522,6 +524,22 @@ public final class McpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How many progress and log notifications one request may send a second, each in bursts of as many
+         * (defaults 20 and 100), so that a handler reporting in a tight loop does not flood a slow client. Progress
+         * beyond it is coalesced (the latest goes out when allowed, and before the response); log messages beyond it
+         * are dropped and their count sent as one warning.
+         */
+        public Builder notificationRates(int progressPerSecond, int logsPerSecond) {
+            if (progressPerSecond <= 0 || logsPerSecond <= 0) {
+                throw new IllegalArgumentException("notificationRates: " + progressPerSecond + ", " + logsPerSecond
+                        + " (expected: > 0)");
+            }
+            this.progressPerSecond = progressPerSecond;
+            this.logsPerSecond = logsPerSecond;
+            return this;
+        }
+
         /** The clock of cached results' freshness; tests turn it by hand. */
         Builder cacheTicker(com.github.benmanes.caffeine.cache.Ticker ticker) {
             this.cacheTicker = Objects.requireNonNull(ticker, "ticker");
@@ -534,7 +552,7 @@ public final class McpServer implements AutoCloseable {
 
         private ServerConfig config() {
             return new ServerConfig(pageSize, handlerTimeout, clientRequestTimeout, listChangedDelay,
-                    Duration.ofMinutes(10), 60_000, 0, "public", defaultLogLevel);
+                    Duration.ofMinutes(10), 60_000, 0, "public", defaultLogLevel, progressPerSecond, logsPerSecond);
         }
 
         private static Duration positive(String name, Duration d) {
