@@ -28,6 +28,7 @@ import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
+import dev.tern.protocol.WireFormat;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
@@ -614,9 +615,20 @@ public final class McpClient implements AutoCloseable {
     public static final class HttpBuilder extends Builder<HttpBuilder> {
         private HttpClientEngine engine;
         private final HttpClientEngine.Builder engineBuilder;
+        private WireFormat format = WireFormat.JSON;
 
         HttpBuilder(URI endpoint) {
             this.engineBuilder = HttpClientEngine.builder(Objects.requireNonNull(endpoint, "endpoint"));
+        }
+
+        /**
+         * Writes request bodies in {@code format} (CBOR or MessagePack instead of JSON, the default) and asks for
+         * answers in it too; a server that answers in JSON (an SSE stream, a server without the format) is read as
+         * well.
+         */
+        public HttpBuilder encoding(WireFormat format) {
+            this.format = Objects.requireNonNull(format, "format");
+            return this;
         }
 
         /** HTTP/1.1 (default), H2C, or H2 over TLS. */
@@ -675,7 +687,7 @@ public final class McpClient implements AutoCloseable {
             boolean owns = engine == null;
             HttpClientEngine e = owns ? engineBuilder.responseTimeout(requestTimeout).build() : engine;
             return new McpClient(this, e.baseUri().toString(), notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
-                    notifications));
+                    format, notifications));
         }
     }
 

@@ -45,6 +45,7 @@ final class McpEndpoint {
 
     private final McpServer server;
     private final JsonRpcCodec codec;
+    private final Encodings encodings;
     private final HeaderCheck headerCheck = new HeaderCheck();
     private final AtomicInteger pendingWriteWatches = new AtomicInteger();
     private final HttpOptions options;
@@ -61,6 +62,7 @@ final class McpEndpoint {
         this.server = server;
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits().messages());
+        this.encodings = new Encodings(codec);
         this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
                 options.sessions().idleTimeout(), options.sessions().eventStore(), options.serverTiming());
         this.listenShares = new ClientShares(options.sessions().maxPerClient());
@@ -221,13 +223,15 @@ final class McpEndpoint {
             exchange.sseReplies();
         }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
-        Decoded decoded = codec.decode(body);
+        String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
+        Decoded decoded = RequestDispatcher.isJson(contentType) ? codec.decode(body)
+                : encodings.decode(headers, contentType, body, exchange);
         if (timing != null) {
             timing.parsed(System.nanoTime());
             exchange.timing(timing);
         }
         switch (decoded) {
-            case Decoded.Invalid invalid -> exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(invalid.failure()));
+            case Decoded.Invalid invalid -> exchange.reply(HttpResponseStatus.BAD_REQUEST, codec, invalid.failure());
             case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
             case Decoded.Batch batch -> batch(headers, batch, exchange);
             case Decoded.Single single -> single(headers, single.message(), exchange);
@@ -471,7 +475,11 @@ final class McpEndpoint {
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
-                exchange.json(status(r), exchange.encode(codec, message));
+                if (exchange.replyCodec() == null) {
+                    exchange.json(status(r), exchange.encode(codec, message));
+                } else {
+                    exchange.reply(status(r), codec, message);
+                }
             } else {
                 exchange.event(codec.encode(message), null, false);
             }
