@@ -11,6 +11,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.examples.Examples;
+import dev.tern.bench.Durations;
+import dev.tern.server.CachePolicy;
+import dev.tern.server.CacheScope;
 import dev.tern.server.McpServer;
 import dev.tern.transport.http.HttpServerTransport;
 import dev.tern.transport.http.IoTransport;
@@ -122,6 +125,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "--no-rest serves MCP only).")
     boolean rest;
 
+    @CommandLine.Option(names = "--cache-tool", paramLabel = "NAME=TTL[/private]", split = ",",
+            description = "Keep a tool's results for TTL, shared by every caller (or per principal with /private), "
+                    + "e.g. get_user=30s (repeatable or comma-separated; default: as the tools declare).")
+    List<String> cacheTools = List.of();
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -144,7 +152,38 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern serve: " + e.getMessage());
             return 2;
         }
+        try {
+            for (String spec : cacheTools) {
+                cacheTool(server, spec);
+            }
+        } catch (IllegalArgumentException e) {
+            server.close();
+            System.err.println("tern serve: --cache-tool: " + e.getMessage());
+            return 2;
+        }
         return stdio ? serveStdio(server) : serveHttp(server);
+    }
+
+    /** Applies one {@code --cache-tool NAME=TTL[/private]}. */
+    private static void cacheTool(McpServer server, String spec) {
+        int eq = spec.indexOf('=');
+        if (eq <= 0) {
+            throw new IllegalArgumentException("\"" + spec + "\" (expected: NAME=TTL or NAME=TTL/private)");
+        }
+        String name = spec.substring(0, eq).strip();
+        String rest = spec.substring(eq + 1).strip();
+        CacheScope scope = CacheScope.PUBLIC;
+        if (rest.endsWith("/private")) {
+            scope = CacheScope.PRIVATE;
+            rest = rest.substring(0, rest.length() - "/private".length());
+        } else if (rest.endsWith("/public")) {
+            rest = rest.substring(0, rest.length() - "/public".length());
+        }
+        if (server.findTool(name).isEmpty()) {
+            throw new IllegalArgumentException("no tool " + name + " (tools: "
+                    + server.tools().stream().map(t -> t.name()).toList() + ")");
+        }
+        server.cacheTool(name, new CachePolicy(Durations.parse(rest), scope));
     }
 
     private int serveHttp(McpServer server) throws InterruptedException {

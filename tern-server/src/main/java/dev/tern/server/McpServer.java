@@ -64,6 +64,8 @@ public final class McpServer implements AutoCloseable {
     private final ObjectNode serverInfoMeta;
     private final DirectCalls directCalls;
     private final ResultCache results;
+    /** Cache policies set at run time for tools, over what the tools declare ({@link #cacheTool}). */
+    private final java.util.Map<String, CachePolicy> toolCachePolicies = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
@@ -265,6 +267,26 @@ public final class McpServer implements AutoCloseable {
             c.resourceUpdated(uri);
         }
         listens.resourceUpdated(uri);
+    }
+
+    /**
+     * Caches the results of the tool {@code name} with {@code policy} from now on, over what the tool declares, or
+     * goes back to its declaration when {@code policy} is null: caching as a deployment's choice rather than the
+     * code's. Drops what was cached for it.
+     */
+    public void cacheTool(String name, @Nullable CachePolicy policy) {
+        Objects.requireNonNull(name, "name");
+        if (policy == null) {
+            toolCachePolicies.remove(name);
+        } else {
+            toolCachePolicies.put(name, policy);
+        }
+        invalidateTool(name);
+    }
+
+    /** The cache policy a call of {@code tool} follows, or null. */
+    @Nullable CachePolicy cachePolicy(ToolSpec tool) {
+        return toolCachePolicies.isEmpty() ? tool.cache() : toolCachePolicies.getOrDefault(tool.name(), tool.cache());
     }
 
     /** Drops the cached results of the tool {@code name} (see {@link CachePolicy}): the next call runs it. */

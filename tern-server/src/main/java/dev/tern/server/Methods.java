@@ -218,8 +218,9 @@ final class Methods {
         if (tasks.wantsTask(e, tool)) {
             return tasks.start(e, tool, arguments);
         }
-        if (tool.cache() != null) {
-            return e.server.results().serve(e, tool.cache(), ResultCache.Kind.TOOL, name, arguments,
+        CachePolicy cache = e.server.cachePolicy(tool);
+        if (cache != null) {
+            return e.server.results().serve(e, cache, ResultCache.Kind.TOOL, name, arguments,
                     () -> invokeTool(e, tool, arguments));
         }
         return invokeTool(e, tool, arguments);

@@ -113,7 +113,9 @@ final class ResultCache {
         if (result.path("isError").asBoolean(false) || result.has("task")) {
             return;
         }
-        result.put("ttlMs", Math.max(0, (e.cacheTtlNanos + 999_999) / 1_000_000));
+        // Rounded down: a result served from the cache never claims more time than it has, and says less than the
+        // whole ttl, which a fresh result says exactly.
+        result.put("ttlMs", Math.max(0, e.cacheTtlNanos / 1_000_000));
         result.put("cacheScope", e.cachePolicy.scope().wire());
     }
 

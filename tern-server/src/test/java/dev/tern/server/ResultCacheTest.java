@@ -223,6 +223,26 @@ class ResultCacheTest {
     }
 
     @Test
+    void aToolCanBeMadeCacheableAtRunTime() throws Exception {
+        ToolSpec plain = ToolSpec.builder("plain").inputSchema(ANY_OBJECT)
+                .handler((ctx, args) -> CallToolResult.text("run " + runs.incrementAndGet())).build();
+        try (McpServer server = server().tool(plain).build()) {
+            assertThat(text(call(server, null, "tools/call", tool("plain", "{}")))).isEqualTo("run 1");
+            assertThat(text(call(server, null, "tools/call", tool("plain", "{}")))).isEqualTo("run 2");
+            server.cacheTool("plain", new CachePolicy(Duration.ofSeconds(5), CacheScope.PUBLIC));
+            ObjectNode fresh = call(server, null, "tools/call", tool("plain", "{}"));
+            assertThat(text(fresh)).isEqualTo("run 3");
+            assertThat(fresh.path("ttlMs").asLong()).isEqualTo(5_000);
+            nanos.addAndGet(1);
+            ObjectNode hit = call(server, null, "tools/call", tool("plain", "{}"));
+            assertThat(text(hit)).isEqualTo("run 3");
+            assertThat(hit.path("ttlMs").asLong()).as("a hit says less than the whole ttl").isEqualTo(4_999);
+            server.cacheTool("plain", null);
+            assertThat(text(call(server, null, "tools/call", tool("plain", "{}")))).isEqualTo("run 4");
+        }
+    }
+
+    @Test
     void theAnnotationDeclaresTheCachePolicy() {
         class Service {
             @Tool(cache = @Cache(ttl = "30s", scope = CacheScope.PUBLIC))

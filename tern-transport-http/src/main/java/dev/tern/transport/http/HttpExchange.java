@@ -81,7 +81,8 @@ final class HttpExchange {
     private volatile ServerTiming timing;
     /** A successful JSON answer goes as the one event of an SSE stream. */
     private boolean sseReplies;
-    private MessageCodec replyCodec;
+    /** Set on the event loop before the request is handed on, read where its answer is sent. */
+    private volatile MessageCodec replyCodec;
     /** Written on the event loop and waiting for its {@link FlushBatch}; only the event loop reads or sets it. */
     private boolean flushPending;
     /** Set once the exchange no longer counts among the requests in flight (it may count while it is not done). */
@@ -192,11 +193,11 @@ final class HttpExchange {
     }
 
     /** The codec of a binary answer the client asked for ({@link Encodings}); {@code null}: JSON. */
-    synchronized void replyCodec(MessageCodec codec) {
+    void replyCodec(MessageCodec codec) {
         this.replyCodec = codec;
     }
 
-    synchronized MessageCodec replyCodec() {
+    MessageCodec replyCodec() {
         return replyCodec;
     }
 
