@@ -64,8 +64,8 @@ public final class McpServer implements AutoCloseable {
     private final ObjectNode serverInfoMeta;
     private final DirectCalls directCalls;
     private final ResultCache results;
-    /** Cache policies set at run time for tools, over what the tools declare ({@link #cacheTool}). */
-    private final java.util.Map<String, CachePolicy> toolCachePolicies = new ConcurrentHashMap<>();
+    /** Cache policies set at run time for tools, over what the tools declare ({@link #cacheTool}); replaced whole. */
+    private volatile java.util.Map<String, CachePolicy> toolCachePolicies = java.util.Map.of();
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
@@ -276,17 +276,22 @@ public final class McpServer implements AutoCloseable {
      */
     public void cacheTool(String name, @Nullable CachePolicy policy) {
         Objects.requireNonNull(name, "name");
-        if (policy == null) {
-            toolCachePolicies.remove(name);
-        } else {
-            toolCachePolicies.put(name, policy);
+        synchronized (this) {
+            java.util.Map<String, CachePolicy> policies = new java.util.HashMap<>(toolCachePolicies);
+            if (policy == null) {
+                policies.remove(name);
+            } else {
+                policies.put(name, policy);
+            }
+            toolCachePolicies = java.util.Map.copyOf(policies);
         }
         invalidateTool(name);
     }
 
     /** The cache policy a call of {@code tool} follows, or null. */
     @Nullable CachePolicy cachePolicy(ToolSpec tool) {
-        return toolCachePolicies.isEmpty() ? tool.cache() : toolCachePolicies.getOrDefault(tool.name(), tool.cache());
+        java.util.Map<String, CachePolicy> policies = toolCachePolicies;
+        return policies.isEmpty() ? tool.cache() : policies.getOrDefault(tool.name(), tool.cache());
     }
 
     /** Drops the cached results of the tool {@code name} (see {@link CachePolicy}): the next call runs it. */

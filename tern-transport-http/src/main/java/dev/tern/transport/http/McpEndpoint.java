@@ -425,7 +425,9 @@ final class McpEndpoint {
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange, principal(headers)));
+        PrincipalResolver principals = options.sessions().principals();
+        String principal = principals == PrincipalResolver.ANONYMOUS ? null : principals.principal(headers::get);
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange, principal));
         if (listen) {
             listens.put(served, exchange.executor());
             exchange.onDone(() -> listens.remove(served));
