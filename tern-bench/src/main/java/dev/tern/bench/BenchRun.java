@@ -165,10 +165,18 @@ public final class BenchRun {
                 log.flush();
             }
         };
+        CacheTally tally = runner.target().cacheTally();
+        if (tally != null) {
+            tally.reset();
+        }
         RunResult r = runner.progress(line).run(name, spec);
         if (live) {
             log.print("\r\033[K");
             log.flush();
+        }
+        String cache = tally == null ? null : tally.line();
+        if (cache != null) {
+            log.println("tern bench: " + cache + ", over the warm-up and the measured window");
         }
         return r;
     }

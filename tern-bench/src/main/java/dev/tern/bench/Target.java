@@ -25,6 +25,11 @@ public interface Target extends AutoCloseable {
     /** A short description for reports, e.g. {@code MCP 2026-07-28 http://127.0.0.1:8080/mcp (HTTP/1.1)}. */
     String describe();
 
+    /** Counts what the server served from its result cache, for targets that can tell; null otherwise. */
+    default CacheTally cacheTally() {
+        return null;
+    }
+
     /** The local process serving the target, when the target knows it (a spawned stdio server); -1 otherwise. */
     default long pid() {
         return -1;

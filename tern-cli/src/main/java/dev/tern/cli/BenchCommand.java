@@ -124,9 +124,23 @@ final class BenchCommand implements Callable<Integer> {
     String timeout;
 
     @CommandLine.Option(names = "--workload", paramLabel = "KIND", defaultValue = "call",
-            description = "call (tools/call), list (tools/list), read (resources/read) or mix (default: "
-                + "${DEFAULT-VALUE}).")
+            description = "call (tools/call), list (tools/list), read (resources/read), mix, or zipf (--tool with "
+                + "--zipf-field over ids 1..--zipf-ids, Zipf-distributed; reports the share served from the server's "
+                + "cache) (default: ${DEFAULT-VALUE}).")
     String workload;
+
+    @CommandLine.Option(names = "--zipf-ids", paramLabel = "N", defaultValue = "1000",
+            description = "With --workload zipf: how many ids (default: ${DEFAULT-VALUE}).")
+    int zipfIds;
+
+    @CommandLine.Option(names = "--zipf-exponent", paramLabel = "S", defaultValue = "1.0",
+            description = "With --workload zipf: the exponent; larger puts more calls on fewer ids (default: "
+                + "${DEFAULT-VALUE}).")
+    double zipfExponent;
+
+    @CommandLine.Option(names = "--zipf-field", paramLabel = "NAME", defaultValue = "id",
+            description = "With --workload zipf: the argument that carries the id (default: ${DEFAULT-VALUE}).")
+    String zipfField;
 
     @CommandLine.Option(names = "--tool", paramLabel = "NAME", defaultValue = "get_user",
             description = "The tool to call (default: ${DEFAULT-VALUE}).")
@@ -282,6 +296,7 @@ final class BenchCommand implements Callable<Integer> {
             case "call" -> Workload.of(call);
             case "list" -> Workload.of(Operation.listTools());
             case "read" -> Workload.of(Operation.readResource(uri));
+            case "zipf" -> Workload.zipf(tool, zipfField, zipfIds, zipfExponent);
             case "mix" -> {
                 Map<Operation, Integer> weights = new LinkedHashMap<>();
                 for (String part : list(mix)) {
@@ -301,7 +316,7 @@ final class BenchCommand implements Callable<Integer> {
                 yield Workload.mix(weights);
             }
             default -> throw new IllegalArgumentException("--workload: \"" + workload
-                    + "\" (expected: call, list, read or mix)");
+                    + "\" (expected: call, list, read, mix or zipf)");
         };
     }
 

@@ -15,6 +15,9 @@ import dev.tern.observability.Observability;
 import dev.tern.redis.Redis;
 import dev.tern.redis.RedisEventStore;
 import dev.tern.redis.RedisSessionStore;
+import dev.tern.bench.Durations;
+import dev.tern.server.CachePolicy;
+import dev.tern.server.CacheScope;
 import dev.tern.server.McpServer;
 import dev.tern.server.observe.McpObserver;
 import dev.tern.transport.http.HttpServerTransport;
@@ -158,6 +161,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "still accepted. Required with --redis.")
     List<String> secrets = List.of();
 
+    @CommandLine.Option(names = "--cache-tool", paramLabel = "NAME=TTL[/private]", split = ",",
+            description = "Keep a tool's results for TTL, shared by every caller (or per principal with /private), "
+                    + "e.g. get_user=30s (repeatable or comma-separated; default: as the tools declare).")
+    List<String> cacheTools = List.of();
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -192,6 +200,18 @@ final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         try {
+            for (String spec : cacheTools) {
+                cacheTool(server, spec);
+            }
+        } catch (IllegalArgumentException e) {
+            server.close();
+            if (observability != null) {
+                observability.close();
+            }
+            System.err.println("tern serve: --cache-tool: " + e.getMessage());
+            return 2;
+        }
+        try {
             return stdio ? serveStdio(server) : serveHttp(server);
         } finally {
             if (observability != null) {
@@ -201,6 +221,28 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private Observability observability;
+
+    /** Applies one {@code --cache-tool NAME=TTL[/private]}. */
+    private static void cacheTool(McpServer server, String spec) {
+        int eq = spec.indexOf('=');
+        if (eq <= 0) {
+            throw new IllegalArgumentException("\"" + spec + "\" (expected: NAME=TTL or NAME=TTL/private)");
+        }
+        String name = spec.substring(0, eq).strip();
+        String rest = spec.substring(eq + 1).strip();
+        CacheScope scope = CacheScope.PUBLIC;
+        if (rest.endsWith("/private")) {
+            scope = CacheScope.PRIVATE;
+            rest = rest.substring(0, rest.length() - "/private".length());
+        } else if (rest.endsWith("/public")) {
+            rest = rest.substring(0, rest.length() - "/public".length());
+        }
+        if (server.findTool(name).isEmpty()) {
+            throw new IllegalArgumentException("no tool " + name + " (tools: "
+                    + server.tools().stream().map(t -> t.name()).toList() + ")");
+        }
+        server.cacheTool(name, new CachePolicy(Durations.parse(rest), scope));
+    }
 
     private int serveHttp(McpServer server) throws InterruptedException {
         HttpServerTransport.Builder builder = HttpServerTransport.builder(server).host(host).ioTransport(io)

@@ -20,6 +20,8 @@ import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.protocol.JsonRpcResult;
+import dev.tern.protocol.MessageCodec;
+import dev.tern.protocol.WireFormat;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 
@@ -35,15 +37,20 @@ final class HttpMcpTransport implements McpTransport {
     private final HttpClientEngine engine;
     private final boolean ownsEngine;
     private final JsonRpcCodec codec;
+    /** What request bodies are written in, and answers in that format read with; JSON unless asked. */
+    private final MessageCodec bodies;
+    private final String accept;
     private final Consumer<JsonRpcNotification> notifications;
     private volatile String sessionId;
     private volatile ProtocolVersion sessionVersion;
 
-    HttpMcpTransport(HttpClientEngine engine, boolean ownsEngine, JsonRpcCodec codec,
+    HttpMcpTransport(HttpClientEngine engine, boolean ownsEngine, JsonRpcCodec codec, WireFormat format,
             Consumer<JsonRpcNotification> notifications) {
         this.engine = engine;
         this.ownsEngine = ownsEngine;
         this.codec = codec;
+        this.bodies = MessageCodec.of(format, codec);
+        this.accept = format == WireFormat.JSON ? ACCEPT : format.mediaType() + ", " + ACCEPT;
         this.notifications = notifications;
     }
 
@@ -54,7 +61,7 @@ final class HttpMcpTransport implements McpTransport {
 
     @Override
     public CompletableFuture<McpReply> send(JsonRpcRequest request, ProtocolVersion version, List<String> extraHeaders) {
-        HttpCall call = post(codec.encode(request), version);
+        HttpCall call = post(bodies.encode(request), version);
         if (version != null && version.isModern()) {
             call.header("mcp-method", request.method());
             String name = nameOf(request);
@@ -129,7 +136,7 @@ final class HttpMcpTransport implements McpTransport {
 
     @Override
     public CompletableFuture<Void> notify(JsonRpcNotification notification, ProtocolVersion version) {
-        return engine.send(post(codec.encode(notification), version)).thenAccept(reply -> {
+        return engine.send(post(bodies.encode(notification), version)).thenAccept(reply -> {
             if (reply.status() / 100 != 2) {
                 throw new McpClientException("the server refused " + notification.method() + ": HTTP " + reply.status()
                         + " " + snippet(reply), reply.status(), null);
@@ -167,7 +174,7 @@ final class HttpMcpTransport implements McpTransport {
     }
 
     private HttpCall post(byte[] body, ProtocolVersion version) {
-        HttpCall call = HttpCall.post(null, "application/json", body).header("accept", ACCEPT);
+        HttpCall call = HttpCall.post(null, bodies.format().mediaType(), body).header("accept", accept);
         if (version != null) {
             call.header("mcp-protocol-version", version.id());
             String id = sessionId;
@@ -181,8 +188,10 @@ final class HttpMcpTransport implements McpTransport {
     private McpReply toReply(JsonRpcRequest request, HttpReply reply, JsonRpcResponse streamed) {
         JsonRpcResponse response = streamed;
         String type = reply.contentType();
-        if (response == null && "application/json".equals(type)) {
-            Decoded decoded = codec.decode(reply.body());
+        MessageCodec reader = "application/json".equals(type) ? codec
+                : bodies.format().mediaType().equals(type) ? bodies : null;
+        if (response == null && reader != null) {
+            Decoded decoded = reader.decode(reply.body(), 0, reply.body().length);
             if (decoded instanceof Decoded.Single s && s.message() instanceof JsonRpcResponse r) {
                 response = r;
             }
@@ -255,6 +264,6 @@ final class HttpMcpTransport implements McpTransport {
                 ? new JsonRpcResult(request.id(), dev.tern.protocol.Json.object())
                 : new JsonRpcFailure(request.id(), JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
                         "Method not found: this client does not support " + request.method()));
-        engine.send(post(codec.encode(answer), sessionVersion));
+        engine.send(post(bodies.encode(answer), sessionVersion));
     }
 }

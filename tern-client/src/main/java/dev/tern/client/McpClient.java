@@ -29,6 +29,7 @@ import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
+import dev.tern.protocol.WireFormat;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
 import dev.tern.protocol.model.Implementation;
@@ -83,8 +84,17 @@ public final class McpClient implements AutoCloseable {
     private volatile boolean ready;
     private volatile ProtocolVersion version;
     private volatile JsonNode serverInfo;
+    /** Where results marked {@code public} and {@code private} are kept; both null when caching is off. */
+    private final ClientCache publicResults;
+    private final ClientCache privateResults;
+    /** Names the server in the keys of a cache shared with clients of other servers. */
+    private final String serverKey;
 
-    private McpClient(Builder<?> b, java.util.function.Function<Consumer<JsonRpcNotification>, McpTransport> transport) {
+    private McpClient(Builder<?> b, String serverKey,
+            java.util.function.Function<Consumer<JsonRpcNotification>, McpTransport> transport) {
+        this.serverKey = serverKey;
+        this.publicResults = b.cache;
+        this.privateResults = b.cache == null ? null : ClientCache.create(b.privateCacheEntries);
         this.requestedEra = b.era;
         this.clientInfo = b.clientInfo;
         this.capabilities = b.capabilities;
@@ -275,6 +285,14 @@ public final class McpClient implements AutoCloseable {
         return send(method, params, List.of(), null);
     }
 
+    /** Drops the results this client keeps (see {@link Builder#cache}): its private ones, and this server's public ones. */
+    public void invalidateCache() {
+        if (publicResults != null) {
+            privateResults.invalidateAll();
+            publicResults.invalidate(serverKey, null);
+        }
+    }
+
     @Override
     public void close() {
         transport.close();
@@ -322,6 +340,33 @@ public final class McpClient implements AutoCloseable {
     }
 
     private CompletableFuture<McpReply> send(String method, JsonNode params, List<String> headers,
+            Consumer<JsonNode> progress) {
+        ClientCache.Key key = publicResults == null || progress != null ? null
+                : ClientCache.key(serverKey, method, params);
+        if (key == null) {
+            return sendUncached(method, params, headers, progress);
+        }
+        JsonNode kept = privateResults.get(key);
+        if (kept == null) {
+            kept = publicResults.get(key);
+        }
+        if (kept != null) {
+            long now = System.nanoTime();
+            return CompletableFuture.completedFuture(new McpReply(kept, null, null, now, now, now));
+        }
+        return sendUncached(method, params, headers, progress).thenApply(reply -> {
+            if (!reply.isError()) {
+                if (ClientCache.cacheable(reply.result(), "public")) {
+                    publicResults.put(key, reply.result());
+                } else if (ClientCache.cacheable(reply.result(), "private")) {
+                    privateResults.put(key, reply.result());
+                }
+            }
+            return reply;
+        });
+    }
+
+    private CompletableFuture<McpReply> sendUncached(String method, JsonNode params, List<String> headers,
             Consumer<JsonNode> progress) {
         Objects.requireNonNull(method, "method");
         if (params != null && !params.isObject()) {
@@ -393,6 +438,9 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void onNotification(JsonRpcNotification n) {
+        if (publicResults != null) {
+            dropStale(n);
+        }
         if (n.method().equals("notifications/progress") && n.params() != null) {
             JsonNode token = n.params().get(McpMeta.PROGRESS_TOKEN);
             Consumer<JsonNode> progress = token == null ? null : progressListeners.get(token.asString());
@@ -410,6 +458,27 @@ public final class McpClient implements AutoCloseable {
             } catch (RuntimeException ignored) {
                 // a listener's failure is its own
             }
+        }
+    }
+
+    /** Drops the kept results a notification says are stale. */
+    private void dropStale(JsonRpcNotification n) {
+        List<String> stale = switch (n.method()) {
+            case "notifications/tools/list_changed" -> List.of("tools/list", "tools/call");
+            case "notifications/prompts/list_changed" -> List.of("prompts/list", "prompts/get");
+            case "notifications/resources/list_changed" ->
+                    List.of("resources/list", "resources/templates/list", "resources/read");
+            default -> List.of();
+        };
+        for (String method : stale) {
+            privateResults.invalidate(serverKey, method);
+            publicResults.invalidate(serverKey, method);
+        }
+        if (n.method().equals("notifications/resources/updated") && n.params() != null
+                && n.params().path("uri").isString()) {
+            String uri = n.params().path("uri").stringValue();
+            privateResults.invalidateRead(serverKey, uri);
+            publicResults.invalidateRead(serverKey, uri);
         }
     }
 
@@ -505,6 +574,8 @@ public final class McpClient implements AutoCloseable {
         Consumer<JsonRpcNotification> listener;
         LoggingLevel logLevel;
         ClientTracer tracer;
+        ClientCache cache;
+        long privateCacheEntries = 10_000;
 
         Builder() {
         }
@@ -563,6 +634,20 @@ public final class McpClient implements AutoCloseable {
             return self();
         }
 
+        /**
+         * Keeps the results the server marks cacheable (2026-07-28 {@code ttlMs} and {@code cacheScope}) and answers
+         * the same request from them until their time to live ends: {@code public} results in {@code publicResults},
+         * which clients of other principals may share, {@code private} ones in a cache of this client's own (a
+         * client speaks for one principal). Lists, discovery, reads, prompts and tool calls are kept; a call with a
+         * progress listener always goes to the server. List-change and resource-update notifications drop what they
+         * make stale. Off unless set: a client that answers from memory is no longer a view of the server, which a
+         * tool whose server marks it cacheable by mistake, or a load test, would not want.
+         */
+        public B cache(ClientCache publicResults) {
+            this.cache = Objects.requireNonNull(publicResults, "publicResults");
+            return self();
+        }
+
         public abstract McpClient build();
 
         private static String version() {
@@ -575,9 +660,20 @@ public final class McpClient implements AutoCloseable {
     public static final class HttpBuilder extends Builder<HttpBuilder> {
         private HttpClientEngine engine;
         private final HttpClientEngine.Builder engineBuilder;
+        private WireFormat format = WireFormat.JSON;
 
         HttpBuilder(URI endpoint) {
             this.engineBuilder = HttpClientEngine.builder(Objects.requireNonNull(endpoint, "endpoint"));
+        }
+
+        /**
+         * Writes request bodies in {@code format} (CBOR or MessagePack instead of JSON, the default) and asks for
+         * answers in it too; a server that answers in JSON (an SSE stream, a server without the format) is read as
+         * well.
+         */
+        public HttpBuilder encoding(WireFormat format) {
+            this.format = Objects.requireNonNull(format, "format");
+            return this;
         }
 
         /** HTTP/1.1 (default), H2C, or H2 over TLS. */
@@ -635,8 +731,8 @@ public final class McpClient implements AutoCloseable {
         public McpClient build() {
             boolean owns = engine == null;
             HttpClientEngine e = owns ? engineBuilder.responseTimeout(requestTimeout).build() : engine;
-            return new McpClient(this, notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
-                    notifications));
+            return new McpClient(this, e.baseUri().toString(), notifications -> new HttpMcpTransport(e, owns, JsonRpcCodec.withDefaults(),
+                    format, notifications));
         }
     }
 
@@ -668,7 +764,7 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public McpClient build() {
-            return new McpClient(this, notifications -> new WebSocketMcpTransport(endpoint, connection,
+            return new McpClient(this, endpoint.toString(), notifications -> new WebSocketMcpTransport(endpoint, connection,
                     JsonRpcCodec.withDefaults(), notifications));
         }
     }
@@ -707,7 +803,7 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public McpClient build() {
-            return new McpClient(this, notifications -> new StdioMcpTransport(command, environment, directory, stderr,
+            return new McpClient(this, String.join(" ", command), notifications -> new StdioMcpTransport(command, environment, directory, stderr,
                     JsonRpcCodec.withDefaults(), notifications));
         }
     }

@@ -33,7 +33,7 @@ import tools.jackson.databind.util.RawValue;
  * bounded depth, string, number and message sizes; every rejection is a specific JSON-RPC error, never an
  * exception. Thread-safe.
  */
-public final class JsonRpcCodec {
+public final class JsonRpcCodec implements MessageCodec {
     private static final String VERSION = "2.0";
     /** result, content, a block, its text: deeper nodes are written by the generator's own tree writer. */
     private static final int RESULT_LEVELS_WALKED = 3;
@@ -63,6 +63,11 @@ public final class JsonRpcCodec {
         return new JsonRpcCodec(CodecLimits.DEFAULT);
     }
 
+    @Override
+    public WireFormat format() {
+        return WireFormat.JSON;
+    }
+
     public CodecLimits limits() {
         return limits;
     }
@@ -75,6 +80,7 @@ public final class JsonRpcCodec {
         return decode(bytes, 0, bytes.length);
     }
 
+    @Override
     public Decoded decode(byte[] bytes, int offset, int length) {
         if (length > limits.maxMessageBytes()) {
             return parseError("Message of " + length + " bytes exceeds the limit of " + limits.maxMessageBytes());
@@ -107,6 +113,11 @@ public final class JsonRpcCodec {
         } catch (JacksonException e) {
             return parseError("Parse error: " + firstLine(e.getOriginalMessage()));
         }
+        return decodeTree(tree);
+    }
+
+    /** Checks a parsed message, or batch of them: the same cases and errors whatever format it was read from. */
+    Decoded decodeTree(JsonNode tree) {
         if (tree == null || tree.isMissingNode()) {
             return parseError("Parse error: empty message");
         }
@@ -203,6 +214,7 @@ public final class JsonRpcCodec {
      * by {@code substring}, say) is written as U+FFFD: peers must refuse lone surrogates, as {@link #decode} does,
      * and one bad character must not cost the whole message.
      */
+    @Override
     public byte[] encode(JsonRpcMessage message) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         encode(message, out);
@@ -217,6 +229,7 @@ public final class JsonRpcCodec {
     }
 
     /** Writes the responses to a batch as one JSON array. */
+    @Override
     public byte[] encodeBatch(List<? extends JsonRpcMessage> messages) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator gen = new WellFormedStrings(mapper.createGenerator(out))) {

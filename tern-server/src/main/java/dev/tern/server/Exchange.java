@@ -51,11 +51,16 @@ final class Exchange implements RequestContext {
     volatile boolean suppressed;
     /** The response is out: nothing more may be sent for this request. */
     private boolean finished;
+    /** Paces progress and log notifications; made on the first one. */
+    private NotificationPacer pacer;
     /** The handler ran past its deadline. */
     volatile boolean timedOut;
     volatile Thread thread;
     /** Runs on the transport's thread (a non-blocking handler): it must not wait for the client. */
     boolean inline;
+    /** The cache policy of the feature called, if it has one, and how long its result stays fresh (see ResultCache). */
+    CachePolicy cachePolicy;
+    long cacheTtlNanos;
     /** The resource a {@code resources/read} names, when found before the read (see Methods). */
     FeatureRegistry.Match resourceMatch;
     /** When the handler started and ended ({@link System#nanoTime()}; 0 if it did not run). */
@@ -115,6 +120,11 @@ final class Exchange implements RequestContext {
         return version.isModern();
     }
 
+    /** Who sent the request, as the transport knows it ({@link Outbound#principal()}); null when anonymous. */
+    String principal() {
+        return host.outbound().principal();
+    }
+
     @Override
     public RequestId requestId() {
         return request.id();
@@ -170,18 +180,35 @@ final class Exchange implements RequestContext {
         if (message != null) {
             p.put("message", message);
         }
-        sendUnlessFinished(new JsonRpcNotification("notifications/progress", p));
+        synchronized (this) {
+            if (!finished) {
+                pacer().progress(new JsonRpcNotification("notifications/progress", p));
+            }
+        }
     }
 
-    /** Marks the response as sent; later progress and log messages are dropped. */
+    /** Sends what the pacer holds, then marks the response as sent; later progress and log messages are dropped. */
     synchronized void finish() {
+        if (pacer != null && !finished) {
+            pacer.drain();
+        }
         finished = true;
     }
 
-    private synchronized void sendUnlessFinished(JsonRpcNotification notification) {
-        if (!finished) {
-            host.send(notification, request.id());
+    synchronized boolean isFinished() {
+        return finished;
+    }
+
+    /** Sends a notification of this request at once; called by the pacer with this exchange's lock held. */
+    void sendNow(JsonRpcNotification notification) {
+        host.send(notification, request.id());
+    }
+
+    private NotificationPacer pacer() {
+        if (pacer == null) {
+            pacer = new NotificationPacer(this, server.config());
         }
+        return pacer;
     }
 
     @Override
@@ -195,7 +222,11 @@ final class Exchange implements RequestContext {
             p.put("logger", logger);
         }
         p.set("data", Json.mapper().valueToTree(data));
-        sendUnlessFinished(new JsonRpcNotification("notifications/message", p));
+        synchronized (this) {
+            if (!finished) {
+                pacer().log(new JsonRpcNotification("notifications/message", p));
+            }
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.tern.server;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     List<Icon> icons;
     Map<String, Object> meta;
     boolean nonBlocking;
+    CachePolicy cache;
 
     abstract B self();
 
@@ -46,6 +48,20 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
      */
     public B nonBlocking(boolean nonBlocking) {
         this.nonBlocking = nonBlocking;
+        return self();
+    }
+
+    /**
+     * Keeps successful results for {@code ttl}, shared by every caller ({@link CacheScope#PUBLIC}) or per principal
+     * ({@link CacheScope#PRIVATE}): see {@link CachePolicy}. Default: not cached.
+     */
+    public B cache(Duration ttl, CacheScope scope) {
+        return cache(new CachePolicy(ttl, scope));
+    }
+
+    /** As {@link #cache(Duration, CacheScope)}; {@code null}: not cached. */
+    public B cache(@Nullable CachePolicy policy) {
+        this.cache = policy;
         return self();
     }
 

@@ -166,18 +166,18 @@ final class FeatureRegistry {
     }
 
     /** A resource read target: a static resource, or the first template that matches, with its variables. */
-    record Match(ResourceHandler handler, Map<String, String> variables, boolean nonBlocking) {
+    record Match(ResourceHandler handler, Map<String, String> variables, boolean nonBlocking, CachePolicy cache) {
     }
 
     Optional<Match> findResource(String uri) {
         ResourceSpec fixed = resources.get(uri);
         if (fixed != null) {
-            return Optional.of(new Match(fixed.handler(), Map.of(), fixed.nonBlocking()));
+            return Optional.of(new Match(fixed.handler(), Map.of(), fixed.nonBlocking(), fixed.cache()));
         }
         for (ResourceTemplateSpec t : templates.all()) {
             Optional<Map<String, String>> vars = t.uriTemplate().match(uri);
             if (vars.isPresent()) {
-                return Optional.of(new Match(t.handler(), vars.get(), t.nonBlocking()));
+                return Optional.of(new Match(t.handler(), vars.get(), t.nonBlocking(), t.cache()));
             }
         }
         return Optional.empty();

@@ -64,6 +64,9 @@ public final class McpServer implements AutoCloseable {
     private final Tasks tasks;
     private final ObjectNode serverInfoMeta;
     private final DirectCalls directCalls;
+    private final ResultCache results;
+    /** Cache policies set at run time for tools, over what the tools declare ({@link #cacheTool}); replaced whole. */
+    private volatile java.util.Map<String, CachePolicy> toolCachePolicies = java.util.Map.of();
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private final McpObserver observer;
     private volatile boolean closed;
@@ -98,6 +101,7 @@ public final class McpServer implements AutoCloseable {
         this.runner = new RequestRunner(this);
         this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
+        this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker);
     }
 
     public static Builder builder() {
@@ -259,12 +263,58 @@ public final class McpServer implements AutoCloseable {
         return answered.get();
     }
 
-    /** Tells the clients subscribed to {@code uri} that it changed. */
+    /** Tells the clients subscribed to {@code uri} that it changed, and drops its cached reads. */
     public void notifyResourceUpdated(String uri) {
+        results.invalidate(ResultCache.Kind.RESOURCE, uri);
         for (DefaultServerChannel c : channels) {
             c.resourceUpdated(uri);
         }
         listens.resourceUpdated(uri);
+    }
+
+    /**
+     * Caches the results of the tool {@code name} with {@code policy} from now on, over what the tool declares, or
+     * goes back to its declaration when {@code policy} is null: caching as a deployment's choice rather than the
+     * code's. Drops what was cached for it.
+     */
+    public void cacheTool(String name, @Nullable CachePolicy policy) {
+        Objects.requireNonNull(name, "name");
+        synchronized (this) {
+            java.util.Map<String, CachePolicy> policies = new java.util.HashMap<>(toolCachePolicies);
+            if (policy == null) {
+                policies.remove(name);
+            } else {
+                policies.put(name, policy);
+            }
+            toolCachePolicies = java.util.Map.copyOf(policies);
+        }
+        invalidateTool(name);
+    }
+
+    /** The cache policy a call of {@code tool} follows, or null. */
+    @Nullable CachePolicy cachePolicy(ToolSpec tool) {
+        java.util.Map<String, CachePolicy> policies = toolCachePolicies;
+        return policies.isEmpty() ? tool.cache() : policies.getOrDefault(tool.name(), tool.cache());
+    }
+
+    /** Drops the cached results of the tool {@code name} (see {@link CachePolicy}): the next call runs it. */
+    public void invalidateTool(String name) {
+        results.invalidate(ResultCache.Kind.TOOL, Objects.requireNonNull(name, "name"));
+    }
+
+    /** Drops the cached reads of {@code uri}, without telling subscribers (see {@link #notifyResourceUpdated}). */
+    public void invalidateResource(String uri) {
+        results.invalidate(ResultCache.Kind.RESOURCE, Objects.requireNonNull(uri, "uri"));
+    }
+
+    /** Drops the cached results of the prompt {@code name}. */
+    public void invalidatePrompt(String name) {
+        results.invalidate(ResultCache.Kind.PROMPT, Objects.requireNonNull(name, "name"));
+    }
+
+    /** Drops every cached result. */
+    public void invalidateCache() {
+        results.invalidateAll();
     }
 
     /** Open channels: connections such as stdio pipes and legacy sessions (a request served on its own has none). */
@@ -274,6 +324,11 @@ public final class McpServer implements AutoCloseable {
 
     private void listChanged(FeatureRegistry.Kind kind) {
         featuresRevision.incrementAndGet();
+        results.invalidate(switch (kind) {
+            case TOOLS -> ResultCache.Kind.TOOL;
+            case RESOURCES -> ResultCache.Kind.RESOURCE;
+            case PROMPTS -> ResultCache.Kind.PROMPT;
+        });
         for (DefaultServerChannel c : channels) {
             c.listChanged(kind);
         }
@@ -346,6 +401,10 @@ public final class McpServer implements AutoCloseable {
         return tasks;
     }
 
+    ResultCache results() {
+        return results;
+    }
+
     ObjectNode serverInfoMeta() {
         return serverInfoMeta;
     }
@@ -377,6 +436,10 @@ public final class McpServer implements AutoCloseable {
         private java.util.List<byte[]> requestStateKeys;
         private TaskStore taskStore;
         private McpObserver observer = McpObserver.off();
+        private long resultCacheMaxBytes = 64L << 20;
+        private int progressPerSecond = 20;
+        private int logsPerSecond = 100;
+        private com.github.benmanes.caffeine.cache.Ticker cacheTicker = com.github.benmanes.caffeine.cache.Ticker.systemTicker();
 
         private Builder() {
         }
@@ -504,13 +567,47 @@ public final class McpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The most the cached results of {@link CachePolicy cacheable} features may hold, measured as their
+         * serialized JSON (default 64 MiB); past it the least valuable are evicted (W-TinyLFU). 0 keeps none.
+         */
+        public Builder resultCacheMaxBytes(long maxBytes) {
+            if (maxBytes < 0) {
+                throw new IllegalArgumentException("resultCacheMaxBytes: " + maxBytes + " (expected: >= 0)");
+            }
+            this.resultCacheMaxBytes = maxBytes;
+            return this;
+        }
+
+        /**
+         * How many progress and log notifications one request may send a second, each in bursts of as many
+         * (defaults 20 and 100), so that a handler reporting in a tight loop does not flood a slow client. Progress
+         * beyond it is coalesced (the latest goes out when allowed, and before the response); log messages beyond it
+         * are dropped and their count sent as one warning.
+         */
+        public Builder notificationRates(int progressPerSecond, int logsPerSecond) {
+            if (progressPerSecond <= 0 || logsPerSecond <= 0) {
+                throw new IllegalArgumentException("notificationRates: " + progressPerSecond + ", " + logsPerSecond
+                        + " (expected: > 0)");
+            }
+            this.progressPerSecond = progressPerSecond;
+            this.logsPerSecond = logsPerSecond;
+            return this;
+        }
+
+        /** The clock of cached results' freshness; tests turn it by hand. */
+        Builder cacheTicker(com.github.benmanes.caffeine.cache.Ticker ticker) {
+            this.cacheTicker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
         public McpServer build() {
             return new McpServer(this);
         }
 
         private ServerConfig config() {
             return new ServerConfig(pageSize, handlerTimeout, clientRequestTimeout, listChangedDelay,
-                    Duration.ofMinutes(10), 60_000, 0, "public", defaultLogLevel);
+                    Duration.ofMinutes(10), 60_000, 0, "public", defaultLogLevel, progressPerSecond, logsPerSecond);
         }
 
         private static Duration positive(String name, Duration d) {

@@ -198,7 +198,7 @@ final class Methods {
 
     // ---------------------------------------------------------------- tools
 
-    private static ObjectNode callTool(Exchange e) {
+    private static ObjectNode callTool(Exchange e) throws Exception {
         String name = requireString(e.params, "name");
         JsonNode args = e.params.get("arguments");
         if (args != null && !args.isNull() && !args.isObject()) {
@@ -217,6 +217,11 @@ final class Methods {
         Tasks tasks = e.server.tasks();
         if (tasks.wantsTask(e, tool)) {
             return tasks.start(e, tool, arguments);
+        }
+        CachePolicy cache = e.server.cachePolicy(tool);
+        if (cache != null) {
+            return e.server.results().serve(e, cache, ResultCache.Kind.TOOL, name, arguments,
+                    () -> invokeTool(e, tool, arguments));
         }
         return invokeTool(e, tool, arguments);
     }
@@ -319,6 +324,14 @@ final class Methods {
         FeatureRegistry.Match match = e.resourceMatch != null ? e.resourceMatch
                 : e.server.registry().findResource(uri).orElseThrow(() -> notFound(e, uri));
         openAnswers(e);
+        if (match.cache() != null) {
+            return e.server.results().serve(e, match.cache(), ResultCache.Kind.RESOURCE, uri, null,
+                    () -> read(e, uri, match));
+        }
+        return read(e, uri, match);
+    }
+
+    private static ObjectNode read(Exchange e, String uri, FeatureRegistry.Match match) throws Exception {
         ReadResourceResult result = match.handler().read(e, uri, match.variables());
         if (result == null || result.contents() == null || result.contents().isEmpty()) {
             throw notFound(e, uri);
@@ -353,6 +366,10 @@ final class Methods {
             throw McpException.invalidParams("Missing required arguments for prompt " + name + ": " + String.join(", ", missing));
         }
         openAnswers(e);
+        if (prompt.cache() != null) {
+            return e.server.results().serve(e, prompt.cache(), ResultCache.Kind.PROMPT, name, e.params.get("arguments"),
+                    () -> Json.mapper().valueToTree(prompt.handler().get(e, arguments)));
+        }
         GetPromptResult result = prompt.handler().get(e, arguments);
         return Json.mapper().valueToTree(result);
     }

@@ -66,6 +66,14 @@ public interface Outbound {
     }
 
     /**
+     * The principal the messages received through this outbound come from (an HTTP request's resolved principal,
+     * the one a session is bound to), or {@code null} when anonymous. Private cached results are kept per principal.
+     */
+    default @Nullable String principal() {
+        return null;
+    }
+
+    /**
      * Sends the responses to a JSON-RPC batch (2025-03-26 only) as one array. The default sends them one by one,
      * which suits no transport that speaks 2025-03-26; transports override it.
      */

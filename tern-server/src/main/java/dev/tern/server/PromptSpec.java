@@ -18,9 +18,11 @@ public final class PromptSpec {
     private final PromptHandler handler;
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
+    private final CachePolicy cache;
 
     private PromptSpec(PromptDefinition prompt, PromptHandler handler,
-            Map<String, CompletionHandler> completions, boolean nonBlocking) {
+            Map<String, CompletionHandler> completions, boolean nonBlocking, CachePolicy cache) {
+        this.cache = cache;
         this.nonBlocking = nonBlocking;
         this.prompt = prompt;
         this.handler = handler;
@@ -50,6 +52,11 @@ public final class PromptSpec {
     /** Whether the handler promised never to block: see {@link ToolSpec.Builder#nonBlocking(boolean)}. */
     public boolean nonBlocking() {
         return nonBlocking;
+    }
+
+    /** How long results are kept and for whom; {@code null}: not cached. See {@link FeatureBuilder#cache}. */
+    public @Nullable CachePolicy cache() {
+        return cache;
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -92,7 +99,7 @@ public final class PromptSpec {
                 }
             }
             return new PromptSpec(new PromptDefinition(name, title, description,
-                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking);
+                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking, cache);
         }
     }
 }

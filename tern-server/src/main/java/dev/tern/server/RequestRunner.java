@@ -258,7 +258,9 @@ final class RequestRunner {
         if (!result.has("resultType")) {
             result.put("resultType", "complete");
         }
-        if (Methods.isCacheable(exchange.request.method()) && !result.has("ttlMs")) {
+        if (exchange.cachePolicy != null) {
+            ResultCache.hint(exchange, result);
+        } else if (Methods.isCacheable(exchange.request.method()) && !result.has("ttlMs")) {
             boolean read = exchange.request.method().equals("resources/read");
             boolean retry = exchange.params.has("inputResponses") || exchange.params.has("requestState");
             result.put("ttlMs", read || retry ? server.config().readTtlMs() : server.config().listTtlMs());

@@ -32,4 +32,7 @@ public @interface Resource {
      * {@link ToolSpec.Builder#nonBlocking(boolean)} for what that allows and forbids.
      */
     boolean nonBlocking() default false;
+
+    /** Keeps results for a while; see {@link CachePolicy}. Not cached unless a ttl is given. */
+    Cache cache() default @Cache;
 }

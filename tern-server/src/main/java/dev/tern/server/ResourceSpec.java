@@ -25,9 +25,11 @@ public final class ResourceSpec {
     private final Function<JsonMapper, ResourceHandler> handlerFor;
     private final JsonMapper mapper;
     private final boolean nonBlocking;
+    private final CachePolicy cache;
 
     private ResourceSpec(ResourceDefinition resource, ResourceHandler handler, boolean nonBlocking,
-            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper) {
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, CachePolicy cache) {
+        this.cache = cache;
         this.resource = resource;
         this.handler = handler;
         this.nonBlocking = nonBlocking;
@@ -56,10 +58,15 @@ public final class ResourceSpec {
         return nonBlocking;
     }
 
+    /** How long results are kept and for whom; {@code null}: not cached. See {@link FeatureBuilder#cache}. */
+    public @Nullable CachePolicy cache() {
+        return cache;
+    }
+
     /** This resource with its handler made for {@code mapper}. */
     ResourceSpec bind(JsonMapper mapper) {
         return handlerFor == null || mapper == this.mapper ? this
-                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper);
+                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper, cache);
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -134,7 +141,7 @@ public final class ResourceSpec {
             }
             return new ResourceSpec(new ResourceDefinition(uri, name, title, description, mimeType, size,
                     annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
-                    nonBlocking, handlerFor, Json.mapper());
+                    nonBlocking, handlerFor, Json.mapper(), cache);
         }
     }
 }

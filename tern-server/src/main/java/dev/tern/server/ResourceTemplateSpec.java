@@ -25,10 +25,12 @@ public final class ResourceTemplateSpec {
     private final JsonMapper mapper;
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
+    private final CachePolicy cache;
 
     private ResourceTemplateSpec(ResourceTemplate template, ResourceHandler handler,
             Map<String, CompletionHandler> completions, boolean nonBlocking,
-            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper) {
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, CachePolicy cache) {
+        this.cache = cache;
         this.nonBlocking = nonBlocking;
         this.template = template;
         this.uriTemplate = UriTemplate.of(template.uriTemplate());
@@ -58,6 +60,11 @@ public final class ResourceTemplateSpec {
         return completions;
     }
 
+    /** How long results are kept and for whom; {@code null}: not cached. See {@link FeatureBuilder#cache}. */
+    public @Nullable CachePolicy cache() {
+        return cache;
+    }
+
     /** Whether the handler promised never to block: see {@link ToolSpec.Builder#nonBlocking(boolean)}. */
     public boolean nonBlocking() {
         return nonBlocking;
@@ -67,7 +74,7 @@ public final class ResourceTemplateSpec {
     ResourceTemplateSpec bind(JsonMapper mapper) {
         return handlerFor == null || mapper == this.mapper ? this
                 : new ResourceTemplateSpec(template, handlerFor.apply(mapper), completions, nonBlocking, handlerFor,
-                        mapper);
+                        mapper, cache);
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -130,7 +137,7 @@ public final class ResourceTemplateSpec {
             }
             return new ResourceTemplateSpec(new ResourceTemplate(uriTemplate, name, title, description, mimeType,
                     annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
-                    completions, nonBlocking, handlerFor, Json.mapper());
+                    completions, nonBlocking, handlerFor, Json.mapper(), cache);
         }
     }
 }

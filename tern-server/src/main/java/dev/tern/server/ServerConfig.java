@@ -14,5 +14,7 @@ record ServerConfig(
         long listTtlMs,
         long readTtlMs,
         String cacheScope,
-        LoggingLevel defaultLogLevel) {
+        LoggingLevel defaultLogLevel,
+        int progressPerSecond,
+        int logsPerSecond) {
 }

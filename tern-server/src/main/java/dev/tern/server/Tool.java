@@ -42,4 +42,7 @@ public @interface Tool {
 
     /** Whether the tool may run as a task; see {@link ToolSpec.Builder#taskSupport(TaskSupport)}. */
     TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
+
+    /** Keeps results for a while; see {@link CachePolicy}. Not cached unless a ttl is given. */
+    Cache cache() default @Cache;
 }

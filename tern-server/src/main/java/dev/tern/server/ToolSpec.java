@@ -32,6 +32,7 @@ public final class ToolSpec {
     private final ToolHandler handler;
     private final ArgumentValidator validator;
     private final boolean nonBlocking;
+    private final CachePolicy cache;
     /** How to make this tool for another mapper; null when nothing in it depends on the mapper. */
     private final Recipe recipe;
     private final JsonMapper mapper;
@@ -39,7 +40,8 @@ public final class ToolSpec {
     private final boolean inputBeforeTask;
 
     private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking, Recipe recipe, JsonMapper mapper,
-            TaskSupport taskSupport, boolean inputBeforeTask) {
+            TaskSupport taskSupport, boolean inputBeforeTask, CachePolicy cache) {
+        this.cache = cache;
         this.tool = tool;
         this.handler = handler;
         this.validator = ArgumentValidator.of(tool.inputSchema());
@@ -76,6 +78,11 @@ public final class ToolSpec {
         return nonBlocking;
     }
 
+    /** How long results are kept and for whom; {@code null}: not cached. See {@link FeatureBuilder#cache}. */
+    public @Nullable CachePolicy cache() {
+        return cache;
+    }
+
     /** Whether the tool may run as a task: see {@link ToolSpec.Builder#taskSupport(TaskSupport)}. */
     public TaskSupport taskSupport() {
         return taskSupport;
@@ -100,7 +107,7 @@ public final class ToolSpec {
     private record Recipe(String name, String title, String description, List<Icon> icons, Map<String, Object> meta,
             boolean nonBlocking, ObjectNode inputSchema, Function<JsonMapper, ObjectNode> inputSchemaOf,
             ObjectNode outputSchema, Type outputType, ToolAnnotations annotations, TaskSupport taskSupport,
-            boolean inputBeforeTask, Binding binding, boolean mapperDependent) {
+            boolean inputBeforeTask, Binding binding, boolean mapperDependent, CachePolicy cache) {
 
         ToolSpec make(JsonMapper mapper) {
             ObjectNode input = inputSchema != null ? inputSchema
@@ -113,7 +120,7 @@ public final class ToolSpec {
             ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport.wire());
             return new ToolSpec(new ToolDefinition(name, title, description, input, output, annotations, icons,
                     execution, meta), serving, nonBlocking, mapperDependent ? this : null, mapper,
-                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask);
+                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask, cache);
         }
     }
 
@@ -269,7 +276,7 @@ public final class ToolSpec {
                     || (inputSchema == null && inputSchemaOf != null);
             return new Recipe(name, title, description, icons == null ? null : new ArrayList<>(icons), meta,
                     nonBlocking, inputSchema, inputSchemaOf, outputSchema, outputType, annotations, taskSupport, inputBeforeTask, binding,
-                    mapperDependent).make(Json.mapper());
+                    mapperDependent, cache).make(Json.mapper());
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.tern.bench.ConnectionObserver;
+import dev.tern.bench.CacheTally;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
@@ -24,6 +25,7 @@ public final class HttpMcpTarget implements Target {
     private final Duration timeout;
     private final EngineHttp http;
     private final AtomicLong ids = new AtomicLong(1);
+    private final CacheTally tally = new CacheTally();
     private volatile McpWire wire;
     private volatile String session;
 
@@ -152,7 +154,17 @@ public final class HttpMcpTarget implements Target {
         }
         String body = w.request(ids.getAndIncrement(), operation);
         return post(w, body, McpWire.method(operation), McpWire.name(operation))
-                .thenApply(r -> EngineHttp.timed(r, McpWire.classifyHttp(r)));
+                .thenApply(r -> {
+                    if (r.status() == 200 && "application/json".equals(r.contentType())) {
+                        tally.observe(r.body());
+                    }
+                    return EngineHttp.timed(r, McpWire.classifyHttp(r));
+                });
+    }
+
+    @Override
+    public CacheTally cacheTally() {
+        return tally;
     }
 
     @Override

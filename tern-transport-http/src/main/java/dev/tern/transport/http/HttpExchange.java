@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.MessageCodec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
@@ -81,6 +82,8 @@ final class HttpExchange {
     private volatile dev.tern.server.observe.RequestObservation observation;
     /** A successful JSON answer goes as the one event of an SSE stream. */
     private boolean sseReplies;
+    /** Set on the event loop before the request is handed on, read where its answer is sent. */
+    private volatile MessageCodec replyCodec;
     /** Written on the event loop and waiting for its {@link FlushBatch}; only the event loop reads or sets it. */
     private boolean flushPending;
     /** Set once the exchange no longer counts among the requests in flight (it may count while it is not done). */
@@ -209,6 +212,27 @@ final class HttpExchange {
     /** What to do if the client goes away before the exchange is done. */
     synchronized void onClientGone(Runnable action) {
         this.onClientGone = action;
+    }
+
+    /** The codec of a binary answer the client asked for ({@link Encodings}); {@code null}: JSON. */
+    void replyCodec(MessageCodec codec) {
+        this.replyCodec = codec;
+    }
+
+    MessageCodec replyCodec() {
+        return replyCodec;
+    }
+
+    /**
+     * Answers with {@code message} in the {@link #replyCodec} format, or in JSON when there is none or a stream is
+     * already open (an SSE event is text), and ends the exchange.
+     */
+    synchronized void reply(HttpResponseStatus status, JsonRpcCodec json, JsonRpcMessage message) {
+        if (replyCodec != null && mode == Mode.PENDING) {
+            finish(status, replyCodec.format().mediaType(), Unpooled.wrappedBuffer(replyCodec.encode(message)));
+        } else {
+            json(status, json.encode(message));
+        }
     }
 
     /** Answers with one JSON body and ends the exchange; if a stream is open, the body is its last event. */

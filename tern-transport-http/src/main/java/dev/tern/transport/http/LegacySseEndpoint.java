@@ -170,6 +170,11 @@ final class LegacySseEndpoint {
         }
 
         @Override
+        public String principal() {
+            return principal;
+        }
+
+        @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             stream.event(codec.encode(message), null, false);
         }

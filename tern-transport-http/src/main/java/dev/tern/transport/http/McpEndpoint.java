@@ -46,6 +46,7 @@ final class McpEndpoint {
 
     private final McpServer server;
     private final JsonRpcCodec codec;
+    private final Encodings encodings;
     private final HeaderCheck headerCheck = new HeaderCheck();
     private final AtomicInteger pendingWriteWatches = new AtomicInteger();
     private final HttpOptions options;
@@ -64,6 +65,7 @@ final class McpEndpoint {
         this.server = server;
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits().messages());
+        this.encodings = new Encodings(codec);
         this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
                 options.sessions().idleTimeout(), options.sessions().eventStore(), options.sessions().store(),
                 options.sessions().idKeys(), options.serverTiming());
@@ -271,13 +273,15 @@ final class McpEndpoint {
         if (server.observer().enabled()) {
             Observations.start(server.observer(), headers, exchange, principal(headers));
         }
-        Decoded decoded = codec.decode(body);
+        String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
+        Decoded decoded = RequestDispatcher.isJson(contentType) ? codec.decode(body)
+                : encodings.decode(headers, contentType, body, exchange);
         if (timing != null) {
             timing.parsed(System.nanoTime());
             exchange.timing(timing);
         }
         switch (decoded) {
-            case Decoded.Invalid invalid -> exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(invalid.failure()));
+            case Decoded.Invalid invalid -> exchange.reply(HttpResponseStatus.BAD_REQUEST, codec, invalid.failure());
             case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
             case Decoded.Batch batch -> batch(headers, batch, exchange);
             case Decoded.Single single -> single(headers, single.message(), exchange);
@@ -486,7 +490,9 @@ final class McpEndpoint {
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange));
+        PrincipalResolver principals = options.sessions().principals();
+        String principal = principals == PrincipalResolver.ANONYMOUS ? null : principals.principal(headers::get);
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange, principal));
         if (listen) {
             listens.put(served, exchange.executor());
             exchange.onDone(() -> listens.remove(served));
@@ -501,10 +507,17 @@ final class McpEndpoint {
     private final class ModernRequest implements Outbound {
         private final RequestId id;
         private final HttpExchange exchange;
+        private final String principal;
 
-        ModernRequest(RequestId id, HttpExchange exchange) {
+        ModernRequest(RequestId id, HttpExchange exchange, String principal) {
             this.id = id;
             this.exchange = exchange;
+            this.principal = principal;
+        }
+
+        @Override
+        public String principal() {
+            return principal;
         }
 
         /** {@code receive} is called on the connection's event loop, which then answers at once. */
@@ -534,7 +547,11 @@ final class McpEndpoint {
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
-                exchange.json(status(r), exchange.encode(codec, message));
+                if (exchange.replyCodec() == null) {
+                    exchange.json(status(r), exchange.encode(codec, message));
+                } else {
+                    exchange.reply(status(r), codec, message);
+                }
             } else {
                 exchange.event(codec.encode(message), null, false);
             }

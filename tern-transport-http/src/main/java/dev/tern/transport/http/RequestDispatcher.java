@@ -154,8 +154,9 @@ final class RequestDispatcher {
             endpoint.handleWithoutBody(method, headers, exchange);
             return null;
         }
-        if (!isJson(headers.get(HttpHeaderNames.CONTENT_TYPE))) {
-            return unsupportedMediaType(exchange);
+        if (!Encodings.readable(headers.get(HttpHeaderNames.CONTENT_TYPE))) {
+            return refuse(exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type: the body must be "
+                    + "application/json, application/cbor or application/vnd.msgpack");
         }
         if (!McpEndpoint.accepts(headers, "application/json") || !McpEndpoint.accepts(headers, "text/event-stream")) {
             return refuse(exchange, HttpResponseStatus.NOT_ACCEPTABLE,

@@ -238,6 +238,11 @@ final class Session implements Outbound {
     }
 
     @Override
+    public String principal() {
+        return principal;
+    }
+
+    @Override
     public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
         Stream stream = posts.get(request);
         HttpExchange sink = stream == null ? null : stream.sink;

@@ -36,6 +36,8 @@ final class DirectoryFixture {
     DirectoryFixture() {
         server = McpServer.builder()
                 .info("test-user-directory", "1.0.0")
+                // chatty floods on purpose: the transport's own bounds on a slow reader are what these tests check
+                .notificationRates(1_000_000, 1_000_000)
                 .tool(ToolSpec.builder("get_user").description("Fetch one user by id.")
                         .inputSchema(schema(Map.of("id", "string"), "id"))
                         .handler((ctx, args) -> user(args.path("id").asString()))

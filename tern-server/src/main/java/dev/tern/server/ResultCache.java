@@ -1,0 +1,206 @@
+package dev.tern.server;
+
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.tern.protocol.CanonicalJson;
+import dev.tern.protocol.Json;
+import dev.tern.protocol.McpMeta;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The results of cacheable tools, resources and prompts ({@link CachePolicy}): a Caffeine cache bounded by the
+ * serialized size of what it holds, keyed by the feature, the arguments in canonical JSON (keys sorted), the era and,
+ * for private results, the principal. Error results, task results and retries that carry answers are never kept.
+ * Thread-safe.
+ */
+final class ResultCache {
+    enum Kind {
+        TOOL, RESOURCE, PROMPT
+    }
+
+    /** What one result is kept under; {@code principal} is null for a public result. */
+    record Key(Kind kind, String name, String arguments, boolean modern, @Nullable String principal) {
+    }
+
+    /** A kept result (never handed out as it is: see {@link #serving}) and when it stops being fresh. */
+    private record Entry(ObjectNode result, long expiresAtNanos, int weight) {
+    }
+
+    /** Computes a result on a miss. */
+    interface Compute {
+        ObjectNode get() throws Exception;
+    }
+
+    /** Roughly what a key and an entry cost beyond the result's bytes. */
+    private static final int OVERHEAD = 96;
+
+    private final Cache<Key, Entry> cache;
+    private final Ticker ticker;
+    /** Counts invalidations, so that a result computed across one is not kept. */
+    private final AtomicLong generation = new AtomicLong();
+
+    ResultCache(long maxBytes, Ticker ticker) {
+        this.ticker = ticker;
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(maxBytes)
+                .weigher((Key k, Entry e) -> e.weight)
+                .expireAfter(new Expiry<Key, Entry>() {
+                    @Override
+                    public long expireAfterCreate(Key key, Entry entry, long now) {
+                        return Math.max(0, entry.expiresAtNanos - now);
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(Key key, Entry entry, long now, long current) {
+                        return Math.max(0, entry.expiresAtNanos - now);
+                    }
+
+                    @Override
+                    public long expireAfterRead(Key key, Entry entry, long now, long current) {
+                        return current;
+                    }
+                })
+                .ticker(ticker)
+                // Maintenance on the calling thread: eviction is done when a put returns, not on a pool later.
+                .executor(Runnable::run)
+                .build();
+    }
+
+    /**
+     * The result of {@code e}'s call of a feature with {@code policy}: a fresh kept one, or the one {@code compute}
+     * makes, kept when it may be. Records on {@code e} what its result is to say of caching in 2026-07-28.
+     */
+    ObjectNode serve(Exchange e, CachePolicy policy, Kind kind, String name, @Nullable JsonNode arguments,
+            Compute compute) throws Exception {
+        long ttl = policy.ttl().toNanos();
+        e.cachePolicy = policy;
+        e.cacheTtlNanos = ttl;
+        Key key = key(e, policy, kind, name, arguments);
+        if (key == null) {
+            return compute.get();
+        }
+        Entry hit = cache.getIfPresent(key);
+        long now = ticker.read();
+        if (hit != null && hit.expiresAtNanos > now) {
+            e.cacheTtlNanos = hit.expiresAtNanos - now;
+            return serving(hit.result);
+        }
+        long before = generation.get();
+        ObjectNode result = compute.get();
+        if (result != null && keeps(kind, result)) {
+            long expiresAt = ticker.read() + ttl;
+            cache.put(key, new Entry(result, expiresAt, weigh(key, result)));
+            if (generation.get() != before) {
+                cache.invalidate(key);
+            }
+            return serving(result);
+        }
+        return result;
+    }
+
+    /** Puts the 2026-07-28 {@code ttlMs} and {@code cacheScope} of a cacheable feature's result (none on an error). */
+    static void hint(Exchange e, ObjectNode result) {
+        if (result.path("isError").asBoolean(false) || result.has("task")) {
+            return;
+        }
+        // Rounded down: a result served from the cache never claims more time than it has, and says less than the
+        // whole ttl, which a fresh result says exactly.
+        result.put("ttlMs", Math.max(0, e.cacheTtlNanos / 1_000_000));
+        result.put("cacheScope", e.cachePolicy.scope().wire());
+    }
+
+    /** The key of a call, or {@code null} when its result must not be kept. */
+    private static @Nullable Key key(Exchange e, CachePolicy policy, Kind kind, String name,
+            @Nullable JsonNode arguments) {
+        if (e.params.has("inputResponses") || e.params.has("requestState")) {
+            return null;
+        }
+        String principal = null;
+        if (policy.scope() == CacheScope.PRIVATE) {
+            principal = e.principal();
+            if (principal == null) {
+                return null;
+            }
+        }
+        return new Key(kind, name, CanonicalJson.of(arguments), e.modern(), principal);
+    }
+
+    private static boolean keeps(Kind kind, ObjectNode result) {
+        if (result.has("resultType") || result.has("task")) {
+            return false;
+        }
+        return kind != Kind.TOOL || !result.path("isError").asBoolean(false);
+    }
+
+    /**
+     * A copy the caller may change at its top level and in its {@code _meta} (as results are decorated before they
+     * go out); everything below is shared, as nothing writes into it.
+     */
+    private static ObjectNode serving(ObjectNode kept) {
+        ObjectNode copy = Json.object();
+        for (Map.Entry<String, JsonNode> member : kept.properties()) {
+            JsonNode value = member.getValue();
+            copy.set(member.getKey(), member.getKey().equals(McpMeta.KEY) ? value.deepCopy() : value);
+        }
+        return copy;
+    }
+
+    private static int weigh(Key key, ObjectNode result) {
+        CountingStream counter = new CountingStream();
+        Json.mapper().writeValue(counter, result);
+        long weight = counter.count + OVERHEAD + 2L * (key.name().length() + key.arguments().length()
+                + (key.principal() == null ? 0 : key.principal().length()));
+        return (int) Math.min(Integer.MAX_VALUE, weight);
+    }
+
+    /** Drops every result of {@code kind}. */
+    void invalidate(Kind kind) {
+        generation.incrementAndGet();
+        cache.asMap().keySet().removeIf(k -> k.kind() == kind);
+    }
+
+    /** Drops every result of the feature {@code name} (a tool or prompt name, a resource URI). */
+    void invalidate(Kind kind, String name) {
+        generation.incrementAndGet();
+        cache.asMap().keySet().removeIf(k -> k.kind() == kind && k.name().equals(name));
+    }
+
+    void invalidateAll() {
+        generation.incrementAndGet();
+        cache.invalidateAll();
+    }
+
+    /** The bytes held, as weighed. */
+    long weight() {
+        return cache.policy().eviction().map(ev -> ev.weightedSize().orElse(0)).orElse(0L);
+    }
+
+    long size() {
+        cache.cleanUp();
+        return cache.estimatedSize();
+    }
+
+    private static final class CountingStream extends OutputStream {
+        long count;
+
+        @Override
+        public void write(int b) {
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            count += len;
+        }
+    }
+}
