@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import dev.tern.auth.RateLimiter;
+import dev.tern.auth.ResourceServer;
 import dev.tern.server.McpServer;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -65,10 +67,11 @@ public final class HttpServerTransport implements AutoCloseable {
     private IoTransport transportInUse;
     private volatile boolean closed;
 
-    private HttpServerTransport(McpServer server, HttpOptions options, HttpRoutes routes) {
+    private HttpServerTransport(McpServer server, HttpOptions options, HttpRoutes routes,
+            ResourceServer resourceServer, RateLimiter rateLimiter) {
         this.server = server;
         this.options = options;
-        this.endpoint = new McpEndpoint(server, options);
+        this.endpoint = new McpEndpoint(server, options, resourceServer, rateLimiter);
         Set<String> allowed = new HashSet<>(HostCheck.LOOPBACK);
         allowed.addAll(options.allowedHosts());
         this.dispatcher = new RequestDispatcher(endpoint, routes,
@@ -356,6 +359,8 @@ public final class HttpServerTransport implements AutoCloseable {
         private HttpOptions.Tls.Builder tls;
         private final HttpOptions.Sessions.Builder sessions = new HttpOptions.Sessions.Builder();
         private final HttpOptions.Sse.Builder sse = new HttpOptions.Sse.Builder();
+        private ResourceServer resourceServer;
+        private RateLimiter rateLimiter;
 
         private Builder(McpServer server) {
             this.server = Objects.requireNonNull(server, "server");
@@ -528,6 +533,24 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes the server an OAuth 2.1 resource server (default: off): every request to the MCP endpoint (POST, GET
+         * streams, DELETE, listens), the 2024-11-05 HTTP+SSE paths, the REST façade, {@code /openapi.json} and the
+         * plain routes needs a valid access token in its {@code Authorization} header, and the principal it stands for
+         * is the one sessions are bound to and shares are counted by. The health checks and the RFC 9728 metadata
+         * ({@link ResourceServer#metadata()}, served here) need none. The resource server stays the caller's to close.
+         */
+        public Builder auth(ResourceServer resourceServer) {
+            this.resourceServer = Objects.requireNonNull(resourceServer, "resourceServer");
+            return this;
+        }
+
+        /** {@link #auth(ResourceServer)}, with each principal's requests limited by {@code rateLimiter} (429 beyond). */
+        public Builder auth(ResourceServer resourceServer, RateLimiter rateLimiter) {
+            this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+            return auth(resourceServer);
+        }
+
         public HttpServerTransport build() {
             HttpOptions.Sse sseOptions = sse.build();
             HttpOptions.Limits limitOptions = limits.build();
@@ -547,7 +570,7 @@ public final class HttpServerTransport implements AutoCloseable {
                 all.addAll(new RestFacade(server, limitOptions.messages(), document).routes());
             }
             all.addAll(routes);
-            return new HttpServerTransport(server, options, new HttpRoutes(all));
+            return new HttpServerTransport(server, options, new HttpRoutes(all), resourceServer, rateLimiter);
         }
 
         private void checkRoutes(HttpOptions.Sse sseOptions) {

@@ -66,7 +66,7 @@ final class LegacySseEndpoint {
                     "Not Acceptable: the SSE stream needs Accept: text/event-stream");
             return;
         }
-        String principal = errors.principal(headers);
+        String principal = errors.principal(headers, exchange);
         String client = shares.tryAcquire(ClientShares.client(principal, exchange));
         if (client == null) {
             errors.shareUsed(exchange, null, "SSE connections");
@@ -102,7 +102,7 @@ final class LegacySseEndpoint {
             return;
         }
         Connection connection = connections.get(ids.get(0));
-        if (connection != null && !java.util.Objects.equals(connection.principal, errors.principal(headers))) {
+        if (connection != null && !java.util.Objects.equals(connection.principal, errors.principal(headers, exchange))) {
             connection = null;
         }
         if (connection == null) {

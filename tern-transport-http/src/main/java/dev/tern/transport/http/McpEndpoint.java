@@ -56,15 +56,23 @@ final class McpEndpoint {
     private final Map<StatelessRequest, Executor> listens = new ConcurrentHashMap<>();
     private final ClientShares listenShares;
     private volatile boolean draining;
+    /** Asks about each request's token; {@code null} when the transport takes requests without one. */
+    private final AuthGate auth;
 
-    McpEndpoint(McpServer server, HttpOptions options) {
+    McpEndpoint(McpServer server, HttpOptions options, dev.tern.auth.ResourceServer resourceServer,
+            dev.tern.auth.RateLimiter rateLimiter) {
         this.server = server;
+        this.auth = resourceServer == null ? null : new AuthGate(resourceServer, rateLimiter, this);
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits().messages());
         this.sessions = new SessionManager(server, codec, options.sessions().max(), options.sessions().maxPerClient(),
                 options.sessions().idleTimeout(), options.sessions().eventStore(), options.serverTiming());
         this.listenShares = new ClientShares(options.sessions().maxPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
+    }
+
+    AuthGate auth() {
+        return auth;
     }
 
     LegacySseEndpoint legacySse() {
@@ -195,7 +203,7 @@ final class McpEndpoint {
      * and its client's share of it.
      */
     private boolean admitListen(HttpHeaders headers, HttpExchange exchange, RequestId id) {
-        String client = listenShares.tryAcquire(ClientShares.client(principal(headers), exchange));
+        String client = listenShares.tryAcquire(ClientShares.client(principal(headers, exchange), exchange));
         if (client == null) {
             shareUsed(exchange, id, "open listens");
             return false;
@@ -254,7 +262,7 @@ final class McpEndpoint {
             if (!legacyVersionHeaderOk(headers, exchange)) {
                 return;
             }
-            String principal = principal(headers);
+            String principal = principal(headers, exchange);
             SessionManager.Opened opened = sessions.create(principal, ClientShares.client(principal, exchange));
             if (opened.session() == null) {
                 if (opened.shareUsed()) {
@@ -321,7 +329,7 @@ final class McpEndpoint {
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
         String sessionId = headers.get(SESSION_ID);
         Session session = sessionId == null ? null : sessions.find(sessionId);
-        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
+        if (session != null && !java.util.Objects.equals(session.principal, principal(headers, exchange))) {
             session = null;
         }
         ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
@@ -361,7 +369,7 @@ final class McpEndpoint {
             return null;
         }
         Session session = sessions.find(sessionId);
-        if (session != null && !java.util.Objects.equals(session.principal, principal(headers))) {
+        if (session != null && !java.util.Objects.equals(session.principal, principal(headers, exchange))) {
             session = null;
         }
         if (session == null) {
@@ -503,8 +511,10 @@ final class McpEndpoint {
 
     // ---------------------------------------------------------------- helpers
 
-    String principal(HttpHeaders headers) {
-        return options.sessions().principals().principal(headers::get);
+    /** The request's principal: the one its token stands for, or else the one the application's resolver names. */
+    String principal(HttpHeaders headers, HttpExchange exchange) {
+        dev.tern.auth.AccessPrincipal authenticated = exchange.principal();
+        return authenticated != null ? authenticated.name() : options.sessions().principals().principal(headers::get);
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */

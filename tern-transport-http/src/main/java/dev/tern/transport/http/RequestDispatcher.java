@@ -54,6 +54,10 @@ final class RequestDispatcher {
                     McpEndpoint.health(endpoint.draining()));
             return null;
         }
+        AuthGate auth = endpoint.auth();
+        if (auth != null && auth.servesMetadata(path, request, exchange)) {
+            return null;
+        }
         boolean legacySse = endpoint.legacySse().serves(path);
         if (legacySse || path.equals(mcpPath)) {
             return mcp(request, path, legacySse, exchange);
@@ -77,6 +81,14 @@ final class RequestDispatcher {
     }
 
     private BodyReader route(HttpRequest request, HttpRoutes.PathMatch match, HttpExchange exchange) {
+        AuthGate auth = endpoint.auth();
+        if (auth != null && !request.method().equals(HttpMethod.OPTIONS)) {
+            return auth.check(request, exchange, (r, e) -> authorizedRoute(r, match, e));
+        }
+        return authorizedRoute(request, match, exchange);
+    }
+
+    private BodyReader authorizedRoute(HttpRequest request, HttpRoutes.PathMatch match, HttpExchange exchange) {
         HttpRoutes.Pending pending = routes.open(request, match, exchange, hosts, endpoint);
         if (pending == null) {
             return null;
@@ -114,9 +126,19 @@ final class RequestDispatcher {
             endpoint.unavailable(exchange);
             return null;
         }
+        AuthGate auth = endpoint.auth();
+        if (auth != null) {
+            return auth.check(request, exchange, (r, e) -> authorizedMcp(r, path, legacySse, e));
+        }
+        return authorizedMcp(request, path, legacySse, exchange);
+    }
+
+    private BodyReader authorizedMcp(HttpRequest request, String path, boolean legacySse, HttpExchange exchange) {
         if (legacySse) {
             return legacySse(request, path, exchange);
         }
+        HttpMethod method = request.method();
+        HttpHeaders headers = request.headers();
         if (!method.equals(HttpMethod.POST)) {
             endpoint.handleWithoutBody(method, headers, exchange);
             return null;
