@@ -113,7 +113,7 @@ final class AnnotatedFeatures {
         if (a.openWorld() != Hint.UNSET) {
             b.openWorld(a.openWorld() == Hint.TRUE);
         }
-        b.nonBlocking(a.nonBlocking());
+        b.nonBlocking(a.nonBlocking()).scopes(a.scopes());
         if (a.taskSupport() != TaskSupport.FORBIDDEN) {
             b.taskSupport(a.taskSupport());
         }
@@ -198,7 +198,7 @@ final class AnnotatedFeatures {
                         : variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null));
         if (UriTemplate.isTemplate(a.uri())) {
             ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handlerFor(handler)
-                    .nonBlocking(a.nonBlocking());
+                    .nonBlocking(a.nonBlocking()).scopes(a.scopes());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -211,7 +211,8 @@ final class AnnotatedFeatures {
             completers.getOrDefault(a.uri(), Map.of()).forEach(b::complete);
             templates.add(b.build());
         } else {
-            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handlerFor(handler).nonBlocking(a.nonBlocking());
+            ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handlerFor(handler).nonBlocking(a.nonBlocking())
+                    .scopes(a.scopes());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -243,7 +244,7 @@ final class AnnotatedFeatures {
     private static PromptSpec prompt(Object service, Method m, Map<String, Map<String, CompletionHandler>> completers) {
         Prompt a = m.getAnnotation(Prompt.class);
         String name = a.name().isEmpty() ? m.getName() : a.name();
-        PromptSpec.Builder b = PromptSpec.builder(name).nonBlocking(a.nonBlocking());
+        PromptSpec.Builder b = PromptSpec.builder(name).nonBlocking(a.nonBlocking()).scopes(a.scopes());
         if (!a.title().isEmpty()) {
             b.title(a.title());
         }

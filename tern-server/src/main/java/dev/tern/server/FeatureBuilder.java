@@ -2,6 +2,7 @@ package dev.tern.server;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.tern.protocol.model.Icon;
 
@@ -14,6 +15,7 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     List<Icon> icons;
     Map<String, Object> meta;
     boolean nonBlocking;
+    Set<String> scopes = Set.of();
 
     abstract B self();
 
@@ -46,6 +48,15 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
      */
     public B nonBlocking(boolean nonBlocking) {
         this.nonBlocking = nonBlocking;
+        return self();
+    }
+
+    /**
+     * The OAuth scopes a caller's token must grant to use it, on top of those every request needs; a call without
+     * them is refused (over HTTP, 403 {@code insufficient_scope} naming them). None by default.
+     */
+    public B scopes(String... scopes) {
+        this.scopes = Scopes.of(scopes);
         return self();
     }
 

@@ -46,6 +46,11 @@ public interface Outbound {
         return false;
     }
 
+    /** Who sent the requests this outbound answers, as the transport authenticated them; by default unknown. */
+    default @Nullable Caller caller() {
+        return null;
+    }
+
     /**
      * Sends the responses to a JSON-RPC batch (2025-03-26 only) as one array. The default sends them one by one,
      * which suits no transport that speaks 2025-03-26; transports override it.

@@ -26,4 +26,7 @@ public @interface Prompt {
      * {@link ToolSpec.Builder#nonBlocking(boolean)} for what that allows and forbids.
      */
     boolean nonBlocking() default false;
+
+    /** The OAuth scopes a caller's token must grant to get the prompt; see {@link ToolSpec.Builder#scopes}. */
+    String[] scopes() default {};
 }

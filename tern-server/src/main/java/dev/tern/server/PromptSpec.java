@@ -18,9 +18,11 @@ public final class PromptSpec {
     private final PromptHandler handler;
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
+    private final java.util.Set<String> scopes;
 
     private PromptSpec(PromptDefinition prompt, PromptHandler handler,
-            Map<String, CompletionHandler> completions, boolean nonBlocking) {
+            Map<String, CompletionHandler> completions, boolean nonBlocking, java.util.Set<String> scopes) {
+        this.scopes = scopes;
         this.nonBlocking = nonBlocking;
         this.prompt = prompt;
         this.handler = handler;
@@ -41,6 +43,11 @@ public final class PromptSpec {
 
     public PromptHandler handler() {
         return handler;
+    }
+
+    /** The scopes a caller needs to get it: see {@link FeatureBuilder#scopes}. */
+    public java.util.Set<String> scopes() {
+        return scopes;
     }
 
     public Map<String, CompletionHandler> completions() {
@@ -92,7 +99,8 @@ public final class PromptSpec {
                 }
             }
             return new PromptSpec(new PromptDefinition(name, title, description,
-                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking);
+                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking,
+                    scopes);
         }
     }
 }

@@ -32,4 +32,7 @@ public @interface Resource {
      * {@link ToolSpec.Builder#nonBlocking(boolean)} for what that allows and forbids.
      */
     boolean nonBlocking() default false;
+
+    /** The OAuth scopes a caller's token must grant to read the resource; see {@link ToolSpec.Builder#scopes}. */
+    String[] scopes() default {};
 }

@@ -25,9 +25,11 @@ public final class ResourceSpec {
     private final Function<JsonMapper, ResourceHandler> handlerFor;
     private final JsonMapper mapper;
     private final boolean nonBlocking;
+    private final java.util.Set<String> scopes;
 
     private ResourceSpec(ResourceDefinition resource, ResourceHandler handler, boolean nonBlocking,
-            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper) {
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, java.util.Set<String> scopes) {
+        this.scopes = scopes;
         this.resource = resource;
         this.handler = handler;
         this.nonBlocking = nonBlocking;
@@ -56,10 +58,15 @@ public final class ResourceSpec {
         return nonBlocking;
     }
 
+    /** The scopes a caller needs to read it: see {@link FeatureBuilder#scopes}. */
+    public java.util.Set<String> scopes() {
+        return scopes;
+    }
+
     /** This resource with its handler made for {@code mapper}. */
     ResourceSpec bind(JsonMapper mapper) {
         return handlerFor == null || mapper == this.mapper ? this
-                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper);
+                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper, scopes);
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -134,7 +141,7 @@ public final class ResourceSpec {
             }
             return new ResourceSpec(new ResourceDefinition(uri, name, title, description, mimeType, size,
                     annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
-                    nonBlocking, handlerFor, Json.mapper());
+                    nonBlocking, handlerFor, Json.mapper(), scopes);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -37,9 +38,10 @@ public final class ToolSpec {
     private final JsonMapper mapper;
     private final TaskSupport taskSupport;
     private final boolean inputBeforeTask;
+    private final Set<String> scopes;
 
     private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking, Recipe recipe, JsonMapper mapper,
-            TaskSupport taskSupport, boolean inputBeforeTask) {
+            TaskSupport taskSupport, boolean inputBeforeTask, Set<String> scopes) {
         this.tool = tool;
         this.handler = handler;
         this.validator = ArgumentValidator.of(tool.inputSchema());
@@ -48,6 +50,7 @@ public final class ToolSpec {
         this.mapper = mapper;
         this.taskSupport = taskSupport;
         this.inputBeforeTask = inputBeforeTask;
+        this.scopes = scopes;
     }
 
     public static Builder builder(String name) {
@@ -86,6 +89,11 @@ public final class ToolSpec {
         return inputBeforeTask;
     }
 
+    /** The scopes a caller needs to call it: see {@link FeatureBuilder#scopes}. */
+    public Set<String> scopes() {
+        return scopes;
+    }
+
     /** This tool with its schemas, binding and results made by {@code mapper}. */
     ToolSpec bind(JsonMapper mapper) {
         return recipe == null || mapper == this.mapper ? this : recipe.make(mapper);
@@ -100,7 +108,7 @@ public final class ToolSpec {
     private record Recipe(String name, String title, String description, List<Icon> icons, Map<String, Object> meta,
             boolean nonBlocking, ObjectNode inputSchema, Function<JsonMapper, ObjectNode> inputSchemaOf,
             ObjectNode outputSchema, Type outputType, ToolAnnotations annotations, TaskSupport taskSupport,
-            boolean inputBeforeTask, Binding binding, boolean mapperDependent) {
+            boolean inputBeforeTask, Binding binding, boolean mapperDependent, Set<String> scopes) {
 
         ToolSpec make(JsonMapper mapper) {
             ObjectNode input = inputSchema != null ? inputSchema
@@ -113,7 +121,7 @@ public final class ToolSpec {
             ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport.wire());
             return new ToolSpec(new ToolDefinition(name, title, description, input, output, annotations, icons,
                     execution, meta), serving, nonBlocking, mapperDependent ? this : null, mapper,
-                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask);
+                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask, scopes);
         }
     }
 
@@ -269,7 +277,7 @@ public final class ToolSpec {
                     || (inputSchema == null && inputSchemaOf != null);
             return new Recipe(name, title, description, icons == null ? null : new ArrayList<>(icons), meta,
                     nonBlocking, inputSchema, inputSchemaOf, outputSchema, outputType, annotations, taskSupport, inputBeforeTask, binding,
-                    mapperDependent).make(Json.mapper());
+                    mapperDependent, scopes).make(Json.mapper());
         }
     }
 }

@@ -140,13 +140,24 @@ final class AuthGate {
         if (principal == null || scopes.isEmpty()) {
             return true;
         }
-        if (resourceServer.authorize(principal, scopes) instanceof AuthOutcome.Challenge challenge) {
+        AuthOutcome.Challenge challenge = lacking(resourceServer, principal, scopes);
+        if (challenge != null) {
             exchange.header(HttpHeaderNames.WWW_AUTHENTICATE, challenge.wwwAuthenticate());
             error(exchange, HttpResponseStatus.valueOf(challenge.status()), id, "Forbidden: the token lacks a scope "
                     + "this needs: " + String.join(" ", scopes));
             return false;
         }
         return true;
+    }
+
+    /** The 403 challenge for a principal without every one of {@code scopes}, or {@code null} when it has them. */
+    static AuthOutcome.Challenge lacking(ResourceServer resourceServer, AccessPrincipal principal,
+            Collection<String> scopes) {
+        if (principal == null || scopes.isEmpty()) {
+            return null;
+        }
+        return resourceServer.authorize(principal, scopes) instanceof AuthOutcome.Challenge challenge ? challenge
+                : null;
     }
 
     private void challenge(HttpExchange exchange, AuthOutcome.Challenge challenge) {

@@ -254,6 +254,9 @@ final class McpEndpoint {
         if (sessionId != null && !isModern(headers, message)) {
             Session session = session(sessionId, headers, exchange);
             if (session != null && legacyVersionHeaderOk(headers, exchange)) {
+                if (auth != null) {
+                    session.caller(AuthCaller.of(exchange, auth));
+                }
                 legacy(session, message, exchange);
             }
             return;
@@ -273,6 +276,7 @@ final class McpEndpoint {
                 return;
             }
             Session session = opened.session();
+            session.caller(AuthCaller.of(exchange, auth));
             exchange.header(SESSION_ID, session.id);
             exchange.requestId(r.id());
             session.register(r.id(), exchange);
@@ -302,6 +306,9 @@ final class McpEndpoint {
                 }
                 if (session.hasPost(r.id())) {
                     refuse(exchange, r.id(), ProtocolRules.idInUse(r.id()));
+                    return;
+                }
+                if (!permits(exchange, r)) {
                     return;
                 }
                 exchange.requestId(r.id());
@@ -337,6 +344,12 @@ final class McpEndpoint {
             refuse(exchange, null, ProtocolRules.batchRefused());
             return;
         }
+        for (Decoded item : batch.items()) {
+            if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r && !permits(exchange, r)) {
+                return;
+            }
+        }
+        session.caller(AuthCaller.of(exchange, auth));
         boolean anyRequest = false;
         for (Decoded item : batch.items()) {
             if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r) {
@@ -424,12 +437,16 @@ final class McpEndpoint {
                 return;
             }
         }
+        if (!permits(exchange, request)) {
+            return;
+        }
         exchange.requestId(request.id());
         boolean listen = request.method().equals("subscriptions/listen");
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange));
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange,
+                AuthCaller.of(exchange, auth)));
         if (listen) {
             listens.put(served, exchange.executor());
             exchange.onDone(() -> listens.remove(served));
@@ -444,10 +461,17 @@ final class McpEndpoint {
     private final class ModernRequest implements Outbound {
         private final RequestId id;
         private final HttpExchange exchange;
+        private final dev.tern.server.Caller caller;
 
-        ModernRequest(RequestId id, HttpExchange exchange) {
+        ModernRequest(RequestId id, HttpExchange exchange, dev.tern.server.Caller caller) {
             this.id = id;
             this.exchange = exchange;
+            this.caller = caller;
+        }
+
+        @Override
+        public dev.tern.server.Caller caller() {
+            return caller;
         }
 
         /** {@code receive} is called on the connection's event loop, which then answers at once. */
@@ -515,6 +539,14 @@ final class McpEndpoint {
     String principal(HttpHeaders headers, HttpExchange exchange) {
         dev.tern.auth.AccessPrincipal authenticated = exchange.principal();
         return authenticated != null ? authenticated.name() : options.sessions().principals().principal(headers::get);
+    }
+
+    /**
+     * Whether the request's caller holds the scopes of the tool, resource or prompt it asks for; otherwise it has been
+     * answered 403 {@code insufficient_scope}. Always true without authentication.
+     */
+    boolean permits(HttpExchange exchange, JsonRpcRequest request) {
+        return auth == null || auth.permits(exchange, request.id(), server.scopesFor(request));
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */
