@@ -186,6 +186,16 @@ public final class McpServer implements AutoCloseable {
         return Scopes.needed(registry, Objects.requireNonNull(request, "request"));
     }
 
+    /** Every scope a tool, resource, template or prompt of this server needs, for a resource's metadata. */
+    public java.util.Set<String> scopesInUse() {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        registry.tools().forEach(t -> all.addAll(t.scopes()));
+        registry.resources().forEach(r -> all.addAll(r.scopes()));
+        registry.templates().forEach(t -> all.addAll(t.scopes()));
+        registry.prompts().forEach(p -> all.addAll(p.scopes()));
+        return java.util.Collections.unmodifiableSet(all);
+    }
+
     /** The scopes calling the tool {@code name} needs (empty for an unknown tool). */
     public java.util.Set<String> toolScopes(String name) {
         ToolSpec spec = registry.tool(name);
