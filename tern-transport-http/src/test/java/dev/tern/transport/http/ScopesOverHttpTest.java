@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.tern.auth.ResourceServer;
+import dev.tern.auth.TokenExchange;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.server.McpServer;
@@ -39,6 +40,8 @@ class ScopesOverHttpTest {
     private static McpServer server;
     private static HttpServerTransport transport;
     private static String resource;
+    private static com.sun.net.httpserver.HttpServer upstream;
+    private static final List<String> upstreamAuthorizations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -51,9 +54,22 @@ class ScopesOverHttpTest {
             port = free.getLocalPort();
         }
         resource = "http://127.0.0.1:" + port + "/mcp";
+        upstream = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress(
+                InetAddress.getLoopbackAddress(), 0), 0);
+        upstream.createContext("/orders", exchange -> {
+            upstreamAuthorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        upstream.start();
+        String upstreamUri = "http://127.0.0.1:" + upstream.getAddress().getPort() + "/orders";
         resourceServer = ResourceServer.builder(resource)
                 .authorizationServer(authorizationServer.issuerUrl("default").toString())
                 .scopesSupported("users:read", "users:write")
+                // The authorization server issues the downstream token for the principal: its own key, its audience.
+                .tokenExchange((subjectToken, principal, audience, scopes) -> new TokenExchange.DownstreamToken(
+                        authorizationServer.issueToken("default", principal.subject(), audience.toString(),
+                                Map.of("scope", String.join(" ", scopes)), 300).serialize(), "Bearer", null))
                 .httpTimeout(Duration.ofSeconds(30))
                 .build();
         server = McpServer.builder().info("scoped", "1.0.0").listOnlyPermitted(true)
@@ -61,6 +77,21 @@ class ScopesOverHttpTest {
                         .handler((ctx, args) -> CallToolResult.text(ctx.caller().name() + " | "
                                 + ctx.caller().scopes() + " | " + ctx.caller().claims().get("client_id") + " | "
                                 + ctx.caller().claims().keySet()))
+                        .build())
+                .tool(ToolSpec.builder("order_history").description("Calls the order service for the caller.")
+                        .scopes("users:read")
+                        .handler((ctx, args) -> {
+                            String downstream = ctx.caller().downstreamToken(URI.create(upstreamUri),
+                                    java.util.Set.of("orders:read"));
+                            try {
+                                int status = http.send(HttpRequest.newBuilder(URI.create(upstreamUri))
+                                        .header("Authorization", "Bearer " + downstream).GET().build(),
+                                        HttpResponse.BodyHandlers.discarding()).statusCode();
+                                return CallToolResult.text("upstream " + status);
+                            } catch (Exception e) {
+                                return CallToolResult.text("upstream failed: " + e);
+                            }
+                        })
                         .build())
                 .tool(ToolSpec.builder("delete_user").description("Deletes a user.").scopes("users:write")
                         .handler((ctx, args) -> CallToolResult.text("deleted"))
@@ -74,6 +105,7 @@ class ScopesOverHttpTest {
     static void stop() {
         transport.close();
         server.close();
+        upstream.stop(0);
         resourceServer.close();
         authorizationServer.shutdown();
     }
@@ -127,8 +159,8 @@ class ScopesOverHttpTest {
         List<String> both = toolNames(modern(token("users:read users:write"), "tools/list", null, null));
         List<String> none = toolNames(modern(token("profile"), "tools/list", null, null));
 
-        assertThat(readOnly).containsExactly("whoami");
-        assertThat(both).containsExactly("whoami", "delete_user");
+        assertThat(readOnly).containsExactly("whoami", "order_history");
+        assertThat(both).containsExactly("whoami", "order_history", "delete_user");
         assertThat(none).isEmpty();
     }
 
@@ -142,6 +174,23 @@ class ScopesOverHttpTest {
                 .asString();
         assertThat(text).startsWith(authorizationServer.issuerUrl("default") + " alice | [users:read] | test-client");
         assertThat(text).contains("sub").doesNotContain(token.substring(token.lastIndexOf('.') + 1));
+    }
+
+    @Test
+    void aToolReachesADownstreamServiceWithAnExchangedTokenNeverTheCallersOwn() throws Exception {
+        String inbound = token("users:read");
+        HttpResponse<String> response = modern(inbound, "tools/call", Mcp.toolCall("order_history", null),
+                "order_history");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body()).contains("upstream 204");
+        assertThat(upstreamAuthorizations).hasSize(1);
+        String sent = upstreamAuthorizations.get(0);
+        assertThat(sent).startsWith("Bearer ").isNotEqualTo("Bearer " + inbound);
+        var claims = com.nimbusds.jwt.SignedJWT.parse(sent.substring(7)).getJWTClaimsSet();
+        assertThat(claims.getAudience()).containsExactly("http://127.0.0.1:" + upstream.getAddress().getPort()
+                + "/orders");
+        assertThat(claims.getSubject()).isEqualTo("alice");
     }
 
     private static List<String> toolNames(HttpResponse<String> response) {
