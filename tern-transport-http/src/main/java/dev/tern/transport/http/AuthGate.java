@@ -85,9 +85,15 @@ final class AuthGate {
             return admit(known, request, exchange, next) ? next.dispatch(request, exchange) : null;
         }
         return (head, body, ex) -> Thread.startVirtualThread(() -> {
-            AuthOutcome outcome = resourceServer.authenticate(authorization, certificate);
+            AuthOutcome outcome;
+            try {
+                outcome = resourceServer.authenticate(authorization, certificate);
+            } catch (RuntimeException e) { // a verifier's own failure: the token could not be checked
+                outcome = new AuthOutcome.Unavailable(java.time.Duration.ofSeconds(1), e.toString());
+            }
+            AuthOutcome checked = outcome;
             ex.executor().execute(() -> {
-                if (admit(outcome, head, ex, next)) {
+                if (admit(checked, head, ex, next)) {
                     RequestDispatcher.BodyReader reader = next.dispatch(head, ex);
                     if (reader != null) {
                         reader.read(head, body, ex);
