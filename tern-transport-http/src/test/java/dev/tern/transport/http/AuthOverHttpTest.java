@@ -203,6 +203,50 @@ class AuthOverHttpTest {
     }
 
     @Test
+    void aRevokedOpaqueTokenIsRefusedOnTheNextRequest() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean active = new java.util.concurrent.atomic.AtomicBoolean(true);
+        String issuer = authorizationServer.issuerUrl("default").toString();
+        // The authorization server's RFC 7662 endpoint, answering as the server would until the token is revoked.
+        com.sun.net.httpserver.HttpServer introspection = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        introspection.createContext("/introspect", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String answer = active.get() && body.contains("token=opaque-alice")
+                    ? "{\"active\":true,\"sub\":\"alice\",\"iss\":\"" + issuer + "\",\"aud\":\"" + resource
+                            + "\",\"scope\":\"users:read\",\"exp\":" + (System.currentTimeMillis() / 1000 + 3600) + "}"
+                    : "{\"active\":false}";
+            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        introspection.start();
+        try (ResourceServer introspecting = ResourceServer.builder(resource).authorizationServer(issuer)
+                .introspection("http://127.0.0.1:" + introspection.getAddress().getPort() + "/introspect", "tern",
+                        "secret")
+                .introspectionCacheTtl(Duration.ZERO).httpTimeout(Duration.ofSeconds(30)).build();
+                Served other = new Served(b -> b.auth(introspecting))) {
+            HttpRequest.Builder call = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + other.port() + "/mcp"))
+                    .POST(HttpRequest.BodyPublishers.ofString(Mcp.request(1, "tools/call",
+                            Mcp.meta(Mcp.toolCall("get_user", Mcp.args("id", "42"))))))
+                    .header("Content-Type", "application/json").header("Accept", Mcp.ACCEPT)
+                    .header("Authorization", "Bearer opaque-alice");
+            Mcp.modernHeaders("tools/call", "get_user").forEach(call::header);
+            HttpResponse<String> before = send(call);
+            assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
+
+            active.set(false);
+            HttpResponse<String> after = send(call);
+            assertThat(after.statusCode()).isEqualTo(401);
+            assertThat(after.headers().firstValue("www-authenticate").orElseThrow())
+                    .startsWith("Bearer error=\"invalid_token\"");
+        } finally {
+            introspection.stop(0);
+        }
+    }
+
+    @Test
     void anUnreachableAuthorizationServerIs503WithRetryAfterNot401() throws Exception {
         int closed;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
