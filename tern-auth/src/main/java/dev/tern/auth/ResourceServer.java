@@ -112,6 +112,19 @@ public final class ResourceServer implements AutoCloseable {
      * @param clientCertificate the TLS client certificate of the connection, or {@code null}
      */
     public AuthOutcome authenticate(String authorization, X509Certificate clientCertificate) {
+        return authenticate(authorization, clientCertificate, false);
+    }
+
+    /**
+     * {@link #authenticate(String, X509Certificate)} when its answer needs no blocking: for a request without
+     * credentials, with malformed ones, or with a JWT found valid before and still remembered. Empty when the token
+     * still has to be verified, which a transport then does off its event loop.
+     */
+    public Optional<AuthOutcome> authenticateWithoutBlocking(String authorization, X509Certificate clientCertificate) {
+        return Optional.ofNullable(authenticate(authorization, clientCertificate, true));
+    }
+
+    private AuthOutcome authenticate(String authorization, X509Certificate clientCertificate, boolean cachedOnly) {
         if (authorization == null || authorization.isBlank()) {
             return challenges.missing(requiredOrSupported());
         }
@@ -130,7 +143,15 @@ public final class ResourceServer implements AutoCloseable {
         }
         AccessPrincipal principal;
         try {
-            principal = verifier.verify(credentials, clientCertificate);
+            if (cachedOnly) {
+                principal = verifier instanceof BearerVerifier bearer ? bearer.cached(credentials, clientCertificate)
+                        : null;
+                if (principal == null) {
+                    return null;
+                }
+            } else {
+                principal = verifier.verify(credentials, clientCertificate);
+            }
         } catch (InvalidTokenException e) {
             return challenges.invalidToken(e.getMessage(), requiredOrSupported());
         } catch (VerifierUnavailableException e) {
@@ -291,22 +312,25 @@ public final class ResourceServer implements AutoCloseable {
                 }
                 return introspection.verify(token, clientCertificate);
             }
-            if (verified == null) {
-                return jwt.verify(token, clientCertificate);
-            }
-            AccessPrincipal principal = verified.getIfPresent(token);
-            if (principal != null && principal.expiresAt() != null
-                    && !clock.instant().isBefore(principal.expiresAt())) {
-                principal = null; // expired while cached: the full check says why
-            }
-            if (principal == null) {
-                principal = jwt.verify(token, clientCertificate);
-                if (notBeforePassed(principal)) {
-                    verified.put(token, principal);
-                }
+            // The binding belongs to the connection, not the token, so a remembered token is checked again.
+            AccessPrincipal principal = cached(token, clientCertificate);
+            if (principal != null) {
                 return principal;
             }
-            // The binding belongs to the connection, not the token, so it is checked on every request.
+            principal = jwt.verify(token, clientCertificate);
+            if (verified != null && notBeforePassed(principal)) {
+                verified.put(token, principal);
+            }
+            return principal;
+        }
+
+        /** The principal of a JWT verified before and still remembered, or {@code null}. */
+        AccessPrincipal cached(String token, X509Certificate clientCertificate) {
+            AccessPrincipal principal = verified == null ? null : verified.getIfPresent(token);
+            if (principal == null || principal.expiresAt() != null
+                    && !clock.instant().isBefore(principal.expiresAt())) {
+                return null;
+            }
             CertificateBinding.check(principal.claims().get("cnf"), clientCertificate);
             return principal;
         }

@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.auth.RateLimiter;
+import dev.tern.auth.ResourceServer;
 import dev.tern.examples.Examples;
 import dev.tern.observability.Observability;
 import dev.tern.redis.Redis;
@@ -166,6 +168,28 @@ final class ServeCommand implements Callable<Integer> {
                     + "e.g. get_user=30s (repeatable or comma-separated; default: as the tools declare).")
     List<String> cacheTools = List.of();
 
+    @CommandLine.Option(names = "--auth-issuer", paramLabel = "URL", split = ",",
+            description = "Make the server an OAuth 2.1 resource server: every MCP, SSE and REST request needs an access "
+                    + "token from this authorization server (its issuer identifier; repeatable or comma-separated), "
+                    + "checked against the keys in its published metadata; /health and the protected resource metadata "
+                    + "need none. Off by default.")
+    List<String> authIssuers = List.of();
+
+    @CommandLine.Option(names = "--auth-audience", paramLabel = "URI",
+            description = "With --auth-issuer: the canonical URI of the MCP endpoint as clients reach it, which every "
+                    + "token's audience must name (default: the endpoint's URL, http[s]://HOST:PORT/PATH).")
+    String authAudience;
+
+    @CommandLine.Option(names = "--auth-scopes", paramLabel = "SCOPE", split = ",",
+            description = "With --auth-issuer: the scopes the protected resource metadata lists (repeatable or "
+                    + "comma-separated; default: every scope the example's tools, resources and prompts need).")
+    List<String> authScopes = List.of();
+
+    @CommandLine.Option(names = "--auth-rate-limit", paramLabel = "N", defaultValue = "0",
+            description = "With --auth-issuer: the requests a second each principal may average, in bursts of up to "
+                    + "twice that; beyond it 429 with Retry-After (default: ${DEFAULT-VALUE}, no limit).")
+    double authRateLimit;
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -294,12 +318,28 @@ final class ServeCommand implements Callable<Integer> {
                 builder.tls(t -> t.selfSigned());
             }
         }
+        ResourceServer auth;
+        try {
+            auth = resourceServer(server);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("tern serve: " + e.getMessage());
+            server.close();
+            return 2;
+        }
+        if (auth != null) {
+            if (authRateLimit > 0) {
+                builder.auth(auth, RateLimiter.builder().perSecond(authRateLimit)
+                        .burst((int) Math.max(1, Math.ceil(authRateLimit * 2))).build());
+            } else {
+                builder.auth(auth);
+            }
+        }
         HttpServerTransport transport;
         try {
             transport = builder.build().start();
         } catch (IllegalStateException e) {
             System.err.println("tern serve: " + e.getMessage());
-            server.close();
+            closeAll(server, auth);
             closeRedis(sharedState);
             return 2;
         } catch (Exception e) { // Netty rethrows the bind's IOException unchecked
@@ -308,7 +348,7 @@ final class ServeCommand implements Callable<Integer> {
                 throw e;
             }
             System.err.println(cannotListen(e));
-            server.close();
+            closeAll(server, auth);
             return 1;
         }
         if (startupTraining) {
@@ -319,7 +359,7 @@ final class ServeCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             transport.close();
-            server.close();
+            closeAll(server, auth);
             if (observability != null) {
                 observability.close();
             }
@@ -331,6 +371,10 @@ final class ServeCommand implements Callable<Integer> {
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
+        if (auth != null) {
+            System.err.println("tern: tokens from " + String.join(", ", authIssuers) + " for " + auth.resource()
+                    + " required; protected resource metadata at " + auth.metadata().uri());
+        }
         if (rest) {
             String base = transport.url().substring(0, transport.url().length() - path.length());
             System.err.println("tern: REST façade at " + base + "/rest/tools/{name}, OpenAPI document at " + base
@@ -352,6 +396,38 @@ final class ServeCommand implements Callable<Integer> {
     private static void closeRedis(Redis redis) {
         if (redis != null) {
             redis.close();
+        }
+    }
+
+    /** The resource server {@code --auth-issuer} asks for, or {@code null} without it. */
+    private ResourceServer resourceServer(McpServer server) {
+        if (authIssuers.isEmpty()) {
+            if (authAudience != null || !authScopes.isEmpty() || authRateLimit > 0) {
+                throw new IllegalArgumentException("--auth-audience, --auth-scopes and --auth-rate-limit need "
+                        + "--auth-issuer");
+            }
+            return null;
+        }
+        String audience = authAudience;
+        if (audience == null) {
+            if (port == 0 || startupTraining) {
+                throw new IllegalArgumentException("--auth-issuer with --port 0 needs --auth-audience (the endpoint's "
+                        + "URL as clients reach it)");
+            }
+            audience = (tls || cert != null ? "https" : "http") + "://" + (host.contains(":") ? "[" + host + "]" : host)
+                    + ":" + port + path;
+        }
+        ResourceServer.Builder b = ResourceServer.builder(audience);
+        authIssuers.forEach(b::authorizationServer);
+        b.scopesSupported((authScopes.isEmpty() ? List.copyOf(server.scopesInUse()) : authScopes)
+                .toArray(String[]::new));
+        return b.build();
+    }
+
+    private static void closeAll(McpServer server, ResourceServer auth) {
+        server.close();
+        if (auth != null) {
+            auth.close();
         }
     }
 

@@ -25,6 +25,9 @@ import dev.tern.server.ToolException;
  * paginated listing, a {@code user://{id}} resource template with id completion, and a prompt.
  */
 public final class UserDirectoryServer {
+    /** The OAuth scope every tool, resource and prompt of the directory needs: they all only read. */
+    public static final String READ_SCOPE = "users:read";
+
     private final UserDirectory directory;
 
     public UserDirectoryServer(UserDirectory directory) {
@@ -72,13 +75,13 @@ public final class UserDirectoryServer {
     public record SearchResult(List<User> users, int count) {
     }
 
-    @Tool(name = "get_user", title = "Get user", description = "Fetch one user by id.", readOnly = Hint.TRUE,
+    @Tool(name = "get_user", scopes = READ_SCOPE, title = "Get user", description = "Fetch one user by id.", readOnly = Hint.TRUE,
             idempotent = Hint.TRUE, nonBlocking = true)
     public User getUser(@Arg(description = "The user's id, e.g. \"42\"") String id) {
         return directory.find(id).orElseThrow(() -> new ToolException("No user with id " + id));
     }
 
-    @Tool(name = "search_users", title = "Search users",
+    @Tool(name = "search_users", scopes = READ_SCOPE, title = "Search users",
             description = "Find users whose name, username, email, title or city contains the query.", readOnly = Hint.TRUE,
             nonBlocking = true)
     public SearchResult searchUsers(@Arg(description = "Text to look for, case-insensitive") String query,
@@ -93,7 +96,7 @@ public final class UserDirectoryServer {
         return new SearchResult(found, found.size());
     }
 
-    @Tool(name = "list_users", title = "List users", description = "Page through all users in id order.", readOnly = Hint.TRUE,
+    @Tool(name = "list_users", scopes = READ_SCOPE, title = "List users", description = "Page through all users in id order.", readOnly = Hint.TRUE,
             nonBlocking = true)
     public UserPage listUsers(@Arg(description = "The nextCursor of the previous page", required = false) Optional<String> cursor,
             @Arg(description = "Users per page (1-100)", defaultValue = "20") int limit) {
@@ -116,7 +119,7 @@ public final class UserDirectoryServer {
         return new UserPage(users, next < directory.size() ? Integer.toString(next) : null, directory.size());
     }
 
-    @Resource(uri = "user://{id}", name = "user", title = "User record", description = "One user as JSON.",
+    @Resource(uri = "user://{id}", scopes = READ_SCOPE, name = "user", title = "User record", description = "One user as JSON.",
             mimeType = "application/json", nonBlocking = true)
     public ReadResourceResult user(String id, String uri) {
         User user = directory.find(id).orElse(null);
@@ -126,7 +129,7 @@ public final class UserDirectoryServer {
         return ReadResourceResult.of(ResourceContents.text(uri, "application/json", Json.mapper().writeValueAsString(user)));
     }
 
-    @Resource(uri = "users://stats", name = "stats", title = "Directory statistics", mimeType = "application/json",
+    @Resource(uri = "users://stats", scopes = READ_SCOPE, name = "stats", title = "Directory statistics", mimeType = "application/json",
             nonBlocking = true)
     public Stats stats() {
         long active = directory.page(0, directory.size()).stream().filter(User::active).count();
@@ -146,7 +149,7 @@ public final class UserDirectoryServer {
         return completeUserId(prefix);
     }
 
-    @Prompt(name = "summarize_user", title = "Summarize a user", description = "Ask for a short summary of one user.",
+    @Prompt(name = "summarize_user", scopes = READ_SCOPE, title = "Summarize a user", description = "Ask for a short summary of one user.",
             nonBlocking = true)
     public GetPromptResult summarizeUser(@Arg(description = "The user's id") String id, RequestContext context) {
         User user = directory.find(id).orElseThrow(() -> new dev.tern.protocol.McpException(

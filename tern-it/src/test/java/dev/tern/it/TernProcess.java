@@ -72,8 +72,14 @@ public final class TernProcess implements AutoCloseable {
      * Starts {@code tern serve --example NAME --port 0} over Streamable HTTP and waits until it prints its URL.
      */
     public static TernProcess http(String example, String... extraArgs) throws IOException, InterruptedException {
+        return http(0, example, extraArgs);
+    }
+
+    /** As {@link #http(String, String...)}, on {@code port}. */
+    public static TernProcess http(int port, String example, String... extraArgs)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-cp", classpath(),
-                "dev.tern.cli.Main", "serve", "--example", example, "--port", "0"));
+                "dev.tern.cli.Main", "serve", "--example", example, "--port", Integer.toString(port)));
         command.addAll(List.of(extraArgs));
         TernProcess process = new TernProcess(command);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -113,7 +113,7 @@ final class AnnotatedFeatures {
         if (a.openWorld() != Hint.UNSET) {
             b.openWorld(a.openWorld() == Hint.TRUE);
         }
-        b.nonBlocking(a.nonBlocking()).cache(CachePolicy.of(a.cache(), "tool " + name));
+        b.nonBlocking(a.nonBlocking()).cache(CachePolicy.of(a.cache(), "tool " + name)).scopes(a.scopes());
         if (a.taskSupport() != TaskSupport.FORBIDDEN) {
             b.taskSupport(a.taskSupport());
         }
@@ -198,7 +198,7 @@ final class AnnotatedFeatures {
                         : variables.containsKey(key) ? variables.get(key) : key.equals("uri") ? uri : null));
         if (UriTemplate.isTemplate(a.uri())) {
             ResourceTemplateSpec.Builder b = ResourceTemplateSpec.builder(a.uri(), name).handlerFor(handler)
-                    .nonBlocking(a.nonBlocking()).cache(CachePolicy.of(a.cache(), "resource " + a.uri()));
+                    .nonBlocking(a.nonBlocking()).cache(CachePolicy.of(a.cache(), "resource " + a.uri())).scopes(a.scopes());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -212,7 +212,7 @@ final class AnnotatedFeatures {
             templates.add(b.build());
         } else {
             ResourceSpec.Builder b = ResourceSpec.builder(a.uri(), name).handlerFor(handler).nonBlocking(a.nonBlocking())
-                    .cache(CachePolicy.of(a.cache(), "resource " + a.uri()));
+                    .cache(CachePolicy.of(a.cache(), "resource " + a.uri())).scopes(a.scopes());
             if (!a.title().isEmpty()) {
                 b.title(a.title());
             }
@@ -245,7 +245,7 @@ final class AnnotatedFeatures {
         Prompt a = m.getAnnotation(Prompt.class);
         String name = a.name().isEmpty() ? m.getName() : a.name();
         PromptSpec.Builder b = PromptSpec.builder(name).nonBlocking(a.nonBlocking())
-                .cache(CachePolicy.of(a.cache(), "prompt " + name));
+                .cache(CachePolicy.of(a.cache(), "prompt " + name)).scopes(a.scopes());
         if (!a.title().isEmpty()) {
             b.title(a.title());
         }

@@ -126,6 +126,11 @@ final class Exchange implements RequestContext {
     }
 
     @Override
+    public Caller caller() {
+        return host == null ? null : host.outbound().caller();
+    }
+
+    @Override
     public RequestId requestId() {
         return request.id();
     }

@@ -3,6 +3,7 @@ package dev.tern.server;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.tern.protocol.model.Icon;
 
@@ -16,6 +17,7 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     Map<String, Object> meta;
     boolean nonBlocking;
     CachePolicy cache;
+    Set<String> scopes = Set.of();
 
     abstract B self();
 
@@ -62,6 +64,15 @@ abstract class FeatureBuilder<B extends FeatureBuilder<B>> {
     /** As {@link #cache(Duration, CacheScope)}; {@code null}: not cached. */
     public B cache(@Nullable CachePolicy policy) {
         this.cache = policy;
+        return self();
+    }
+
+    /**
+     * The OAuth scopes a caller's token must grant to use it, on top of those every request needs; a call without
+     * them is refused (over HTTP, 403 {@code insufficient_scope} naming them). None by default.
+     */
+    public B scopes(String... scopes) {
+        this.scopes = Scopes.of(scopes);
         return self();
     }
 

@@ -70,10 +70,12 @@ public final class McpServer implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private final McpObserver observer;
     private volatile boolean closed;
+    private final boolean listOnlyPermitted;
 
     private McpServer(Builder b) {
         this.observer = b.observer;
         this.info = b.info;
+        this.listOnlyPermitted = b.listOnlyPermitted;
         this.instructions = b.instructions;
         this.config = b.config();
         this.registry = b.registry;
@@ -180,6 +182,41 @@ public final class McpServer implements AutoCloseable {
             listChanged(FeatureRegistry.Kind.PROMPTS);
         }
         return removed;
+    }
+
+    /**
+     * The OAuth scopes a request needs beyond those every request needs: the scopes of the tool it calls, the
+     * resource it reads or subscribes to, the prompt it gets ({@link ToolSpec.Builder#scopes}); empty for any other.
+     * A transport that authenticates callers refuses the request when the caller's token lacks one.
+     */
+    public java.util.Set<String> scopesFor(JsonRpcRequest request) {
+        return Scopes.needed(registry, Objects.requireNonNull(request, "request"));
+    }
+
+    /** Every scope a tool, resource, template or prompt of this server needs, for a resource's metadata. */
+    public java.util.Set<String> scopesInUse() {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        registry.tools().forEach(t -> all.addAll(t.scopes()));
+        registry.resources().forEach(r -> all.addAll(r.scopes()));
+        registry.templates().forEach(t -> all.addAll(t.scopes()));
+        registry.prompts().forEach(p -> all.addAll(p.scopes()));
+        return java.util.Collections.unmodifiableSet(all);
+    }
+
+    /** The scopes calling the tool {@code name} needs (empty for an unknown tool). */
+    public java.util.Set<String> toolScopes(String name) {
+        ToolSpec spec = registry.tool(name);
+        return spec == null ? java.util.Set.of() : spec.scopes();
+    }
+
+    /** The scopes reading the resource at {@code uri} needs (empty for an unknown resource). */
+    public java.util.Set<String> resourceScopes(String uri) {
+        return Scopes.resource(registry, uri);
+    }
+
+    /** Whether lists leave out what the caller lacks the scopes to use: see {@link Builder#listOnlyPermitted}. */
+    boolean listOnlyPermitted() {
+        return listOnlyPermitted;
     }
 
     /** The tool of that name as listed, if there is one. */
@@ -434,6 +471,7 @@ public final class McpServer implements AutoCloseable {
         private Duration listChangedDelay = Duration.ofMillis(50);
         private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
         private java.util.List<byte[]> requestStateKeys;
+        private boolean listOnlyPermitted;
         private TaskStore taskStore;
         private McpObserver observer = McpObserver.off();
         private long resultCacheMaxBytes = 64L << 20;
@@ -552,6 +590,17 @@ public final class McpServer implements AutoCloseable {
                 }
             }
             this.requestStateKeys = keys.stream().map(byte[]::clone).toList();
+            return this;
+        }
+
+        /**
+         * Leaves out of {@code tools/list}, {@code resources/list}, {@code resources/templates/list} and
+         * {@code prompts/list} what the caller's token lacks the scopes for ({@link ToolSpec.Builder#scopes}), so
+         * that a model is not offered what it may not call. Off by default: a client then learns of a scope it could
+         * ask for in a step-up. Without an authenticated caller, everything is listed.
+         */
+        public Builder listOnlyPermitted(boolean enabled) {
+            this.listOnlyPermitted = enabled;
             return this;
         }
 

@@ -153,7 +153,7 @@ final class Methods {
 
     private static ObjectNode listTools(Exchange e) {
         boolean withExecution = e.version == ProtocolVersion.V2025_11_25;
-        return list(e, e.server.registry().tools(), "tools", t -> {
+        return list(e, permitted(e, e.server.registry().tools(), ToolSpec::scopes), "tools", t -> {
             ObjectNode tool = Json.mapper().valueToTree(t.tool());
             if (!withExecution) {
                 tool.remove("execution");
@@ -163,16 +163,24 @@ final class Methods {
     }
 
     private static ObjectNode listResources(Exchange e) {
-        return list(e, e.server.registry().resources(), "resources", r -> Json.mapper().valueToTree(r.resource()));
+        return list(e, permitted(e, e.server.registry().resources(), ResourceSpec::scopes), "resources", r -> Json.mapper().valueToTree(r.resource()));
     }
 
     private static ObjectNode listTemplates(Exchange e) {
-        return list(e, e.server.registry().templates(), "resourceTemplates",
+        return list(e, permitted(e, e.server.registry().templates(), ResourceTemplateSpec::scopes),
+                "resourceTemplates",
                 t -> Json.mapper().valueToTree(t.template()));
     }
 
     private static ObjectNode listPrompts(Exchange e) {
-        return list(e, e.server.registry().prompts(), "prompts", p -> Json.mapper().valueToTree(p.prompt()));
+        return list(e, permitted(e, e.server.registry().prompts(), PromptSpec::scopes), "prompts", p -> Json.mapper().valueToTree(p.prompt()));
+    }
+
+    /** The features the caller may use, where the server lists only those; all of them otherwise. */
+    private static <T> List<T> permitted(Exchange e, List<T> all,
+            java.util.function.Function<T, java.util.Set<String>> scopes) {
+        Caller caller = e.server.listOnlyPermitted() ? e.caller() : null;
+        return caller == null ? all : all.stream().filter(f -> Scopes.permits(caller, scopes.apply(f))).toList();
     }
 
     /** One page of a list result: the items under {@code field} and the next cursor, if any. */

@@ -56,6 +56,11 @@ public interface Outbound {
         return false;
     }
 
+    /** Who sent the requests this outbound answers, as the transport authenticated them; by default unknown. */
+    default @Nullable Caller caller() {
+        return null;
+    }
+
     /**
      * A legacy session's state changed ({@code initialize}, {@code logging/setLevel}, {@code resources/subscribe} or
      * {@code unsubscribe}): called on the request's thread before its response is sent, so that a transport sharing

@@ -29,4 +29,7 @@ public @interface Prompt {
 
     /** Keeps results for a while; see {@link CachePolicy}. Not cached unless a ttl is given. */
     Cache cache() default @Cache;
+
+    /** The OAuth scopes a caller's token must grant to get the prompt; see {@link ToolSpec.Builder#scopes}. */
+    String[] scopes() default {};
 }

@@ -19,10 +19,13 @@ public final class PromptSpec {
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
     private final CachePolicy cache;
+    private final java.util.Set<String> scopes;
 
     private PromptSpec(PromptDefinition prompt, PromptHandler handler,
-            Map<String, CompletionHandler> completions, boolean nonBlocking, CachePolicy cache) {
+            Map<String, CompletionHandler> completions, boolean nonBlocking, CachePolicy cache,
+            java.util.Set<String> scopes) {
         this.cache = cache;
+        this.scopes = scopes;
         this.nonBlocking = nonBlocking;
         this.prompt = prompt;
         this.handler = handler;
@@ -43,6 +46,11 @@ public final class PromptSpec {
 
     public PromptHandler handler() {
         return handler;
+    }
+
+    /** The scopes a caller needs to get it: see {@link FeatureBuilder#scopes}. */
+    public java.util.Set<String> scopes() {
+        return scopes;
     }
 
     public Map<String, CompletionHandler> completions() {
@@ -99,7 +107,7 @@ public final class PromptSpec {
                 }
             }
             return new PromptSpec(new PromptDefinition(name, title, description,
-                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking, cache);
+                    arguments.isEmpty() ? null : List.copyOf(arguments), icons, meta), handler, completions, nonBlocking, cache, scopes);
         }
     }
 }

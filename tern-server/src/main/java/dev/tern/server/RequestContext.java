@@ -38,6 +38,14 @@ public interface RequestContext {
     /** The request's {@code _meta}; empty if none. */
     ObjectNode meta();
 
+    /**
+     * Who sent the request, as the transport authenticated the caller (its name, scopes and token claims; never the
+     * token), or {@code null} when the transport does not authenticate.
+     */
+    default @Nullable Caller caller() {
+        return null;
+    }
+
     /** Cancellation of this request: by the client, a timeout, a closed stream or server shutdown. */
     Cancellation cancellation();
 

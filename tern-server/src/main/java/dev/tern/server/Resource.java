@@ -35,4 +35,7 @@ public @interface Resource {
 
     /** Keeps results for a while; see {@link CachePolicy}. Not cached unless a ttl is given. */
     Cache cache() default @Cache;
+
+    /** The OAuth scopes a caller's token must grant to read the resource; see {@link ToolSpec.Builder#scopes}. */
+    String[] scopes() default {};
 }

@@ -26,10 +26,13 @@ public final class ResourceSpec {
     private final JsonMapper mapper;
     private final boolean nonBlocking;
     private final CachePolicy cache;
+    private final java.util.Set<String> scopes;
 
     private ResourceSpec(ResourceDefinition resource, ResourceHandler handler, boolean nonBlocking,
-            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, CachePolicy cache) {
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, CachePolicy cache,
+            java.util.Set<String> scopes) {
         this.cache = cache;
+        this.scopes = scopes;
         this.resource = resource;
         this.handler = handler;
         this.nonBlocking = nonBlocking;
@@ -63,10 +66,15 @@ public final class ResourceSpec {
         return cache;
     }
 
+    /** The scopes a caller needs to read it: see {@link FeatureBuilder#scopes}. */
+    public java.util.Set<String> scopes() {
+        return scopes;
+    }
+
     /** This resource with its handler made for {@code mapper}. */
     ResourceSpec bind(JsonMapper mapper) {
         return handlerFor == null || mapper == this.mapper ? this
-                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper, cache);
+                : new ResourceSpec(resource, handlerFor.apply(mapper), nonBlocking, handlerFor, mapper, cache, scopes);
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -141,7 +149,7 @@ public final class ResourceSpec {
             }
             return new ResourceSpec(new ResourceDefinition(uri, name, title, description, mimeType, size,
                     annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
-                    nonBlocking, handlerFor, Json.mapper(), cache);
+                    nonBlocking, handlerFor, Json.mapper(), cache, scopes);
         }
     }
 }

@@ -26,11 +26,14 @@ public final class ResourceTemplateSpec {
     private final Map<String, CompletionHandler> completions;
     private final boolean nonBlocking;
     private final CachePolicy cache;
+    private final java.util.Set<String> scopes;
 
     private ResourceTemplateSpec(ResourceTemplate template, ResourceHandler handler,
             Map<String, CompletionHandler> completions, boolean nonBlocking,
-            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, CachePolicy cache) {
+            Function<JsonMapper, ResourceHandler> handlerFor, JsonMapper mapper, CachePolicy cache,
+            java.util.Set<String> scopes) {
         this.cache = cache;
+        this.scopes = scopes;
         this.nonBlocking = nonBlocking;
         this.template = template;
         this.uriTemplate = UriTemplate.of(template.uriTemplate());
@@ -70,11 +73,16 @@ public final class ResourceTemplateSpec {
         return nonBlocking;
     }
 
+    /** The scopes a caller needs to read its resources: see {@link FeatureBuilder#scopes}. */
+    public java.util.Set<String> scopes() {
+        return scopes;
+    }
+
     /** This template with its handler made for {@code mapper}. */
     ResourceTemplateSpec bind(JsonMapper mapper) {
         return handlerFor == null || mapper == this.mapper ? this
                 : new ResourceTemplateSpec(template, handlerFor.apply(mapper), completions, nonBlocking, handlerFor,
-                        mapper, cache);
+                        mapper, cache, scopes);
     }
 
     public static final class Builder extends FeatureBuilder<Builder> {
@@ -137,7 +145,7 @@ public final class ResourceTemplateSpec {
             }
             return new ResourceTemplateSpec(new ResourceTemplate(uriTemplate, name, title, description, mimeType,
                     annotations, icons, meta), handlerFor != null ? handlerFor.apply(Json.mapper()) : handler,
-                    completions, nonBlocking, handlerFor, Json.mapper(), cache);
+                    completions, nonBlocking, handlerFor, Json.mapper(), cache, scopes);
         }
     }
 }

@@ -40,6 +40,9 @@ public @interface Tool {
      */
     boolean nonBlocking() default false;
 
+    /** The OAuth scopes a caller's token must grant to call the tool; see {@link ToolSpec.Builder#scopes}. */
+    String[] scopes() default {};
+
     /** Whether the tool may run as a task; see {@link ToolSpec.Builder#taskSupport(TaskSupport)}. */
     TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
 

@@ -4,6 +4,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -38,9 +39,11 @@ public final class ToolSpec {
     private final JsonMapper mapper;
     private final TaskSupport taskSupport;
     private final boolean inputBeforeTask;
+    private final Set<String> scopes;
 
     private ToolSpec(ToolDefinition tool, ToolHandler handler, boolean nonBlocking, Recipe recipe, JsonMapper mapper,
-            TaskSupport taskSupport, boolean inputBeforeTask, CachePolicy cache) {
+            TaskSupport taskSupport, boolean inputBeforeTask, CachePolicy cache,
+            Set<String> scopes) {
         this.cache = cache;
         this.tool = tool;
         this.handler = handler;
@@ -50,6 +53,7 @@ public final class ToolSpec {
         this.mapper = mapper;
         this.taskSupport = taskSupport;
         this.inputBeforeTask = inputBeforeTask;
+        this.scopes = scopes;
     }
 
     public static Builder builder(String name) {
@@ -93,6 +97,11 @@ public final class ToolSpec {
         return inputBeforeTask;
     }
 
+    /** The scopes a caller needs to call it: see {@link FeatureBuilder#scopes}. */
+    public Set<String> scopes() {
+        return scopes;
+    }
+
     /** This tool with its schemas, binding and results made by {@code mapper}. */
     ToolSpec bind(JsonMapper mapper) {
         return recipe == null || mapper == this.mapper ? this : recipe.make(mapper);
@@ -107,7 +116,8 @@ public final class ToolSpec {
     private record Recipe(String name, String title, String description, List<Icon> icons, Map<String, Object> meta,
             boolean nonBlocking, ObjectNode inputSchema, Function<JsonMapper, ObjectNode> inputSchemaOf,
             ObjectNode outputSchema, Type outputType, ToolAnnotations annotations, TaskSupport taskSupport,
-            boolean inputBeforeTask, Binding binding, boolean mapperDependent, CachePolicy cache) {
+            boolean inputBeforeTask, Binding binding, boolean mapperDependent, CachePolicy cache,
+            Set<String> scopes) {
 
         ToolSpec make(JsonMapper mapper) {
             ObjectNode input = inputSchema != null ? inputSchema
@@ -120,7 +130,7 @@ public final class ToolSpec {
             ToolExecution execution = taskSupport == null ? null : new ToolExecution(taskSupport.wire());
             return new ToolSpec(new ToolDefinition(name, title, description, input, output, annotations, icons,
                     execution, meta), serving, nonBlocking, mapperDependent ? this : null, mapper,
-                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask, cache);
+                    taskSupport == null ? TaskSupport.FORBIDDEN : taskSupport, inputBeforeTask, cache, scopes);
         }
     }
 
@@ -276,7 +286,7 @@ public final class ToolSpec {
                     || (inputSchema == null && inputSchemaOf != null);
             return new Recipe(name, title, description, icons == null ? null : new ArrayList<>(icons), meta,
                     nonBlocking, inputSchema, inputSchemaOf, outputSchema, outputType, annotations, taskSupport, inputBeforeTask, binding,
-                    mapperDependent, cache).make(Json.mapper());
+                    mapperDependent, cache, scopes).make(Json.mapper());
         }
     }
 }

@@ -88,6 +88,8 @@ final class HttpExchange {
     private boolean flushPending;
     /** Set once the exchange no longer counts among the requests in flight (it may count while it is not done). */
     private boolean slotGivenBack;
+    /** Who sent the request, once an authorization server's token vouched for it. */
+    private volatile dev.tern.auth.AccessPrincipal principal;
 
     HttpExchange(ChannelHandlerContext ctx, boolean keepAlive, HttpOptions.ConnectionLimits limits,
             AtomicInteger pendingWatches, Runnable onDone) {
@@ -97,6 +99,15 @@ final class HttpExchange {
         this.writeTimeoutNanos = limits.writeTimeout().toNanos();
         this.maxQueuedBytes = limits.maxBufferedResponseBytes();
         this.onDone.add(onDone);
+    }
+
+    void principal(dev.tern.auth.AccessPrincipal principal) {
+        this.principal = principal;
+    }
+
+    /** The authenticated principal of the request, or {@code null} when no token was checked. */
+    dev.tern.auth.AccessPrincipal principal() {
+        return principal;
     }
 
     /** The id of the JSON-RPC request this exchange answers, once known. */

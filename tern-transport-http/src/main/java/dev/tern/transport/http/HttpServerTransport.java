@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import dev.tern.auth.RateLimiter;
+import dev.tern.auth.ResourceServer;
 import dev.tern.server.McpServer;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -67,10 +69,11 @@ public final class HttpServerTransport implements AutoCloseable {
     private volatile boolean closed;
     private dev.tern.server.observe.McpObserver.Registration observed;
 
-    private HttpServerTransport(McpServer server, HttpOptions options, HttpRoutes routes) {
+    private HttpServerTransport(McpServer server, HttpOptions options, HttpRoutes routes,
+            ResourceServer resourceServer, RateLimiter rateLimiter) {
         this.server = server;
         this.options = options;
-        this.endpoint = new McpEndpoint(server, options);
+        this.endpoint = new McpEndpoint(server, options, resourceServer, rateLimiter);
         Set<String> allowed = new HashSet<>(HostCheck.LOOPBACK);
         allowed.addAll(options.allowedHosts());
         this.webSockets = options.webSocket().map(w -> new WebSocketEndpoint(server, options, w)).orElse(null);
@@ -385,6 +388,8 @@ public final class HttpServerTransport implements AutoCloseable {
         private final HttpOptions.Sessions.Builder sessions = new HttpOptions.Sessions.Builder();
         private final HttpOptions.Sse.Builder sse = new HttpOptions.Sse.Builder();
         private final HttpOptions.WebSocket.Builder webSocket = new HttpOptions.WebSocket.Builder();
+        private ResourceServer resourceServer;
+        private RateLimiter rateLimiter;
 
         private Builder(McpServer server) {
             this.server = Objects.requireNonNull(server, "server");
@@ -566,6 +571,24 @@ public final class HttpServerTransport implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes the server an OAuth 2.1 resource server (default: off): every request to the MCP endpoint (POST, GET
+         * streams, DELETE, listens), the 2024-11-05 HTTP+SSE paths, the REST façade, {@code /openapi.json} and the
+         * plain routes needs a valid access token in its {@code Authorization} header, and the principal it stands for
+         * is the one sessions are bound to and shares are counted by. The health checks and the RFC 9728 metadata
+         * ({@link ResourceServer#metadata()}, served here) need none. The resource server stays the caller's to close.
+         */
+        public Builder auth(ResourceServer resourceServer) {
+            this.resourceServer = Objects.requireNonNull(resourceServer, "resourceServer");
+            return this;
+        }
+
+        /** {@link #auth(ResourceServer)}, with each principal's requests limited by {@code rateLimiter} (429 beyond). */
+        public Builder auth(ResourceServer resourceServer, RateLimiter rateLimiter) {
+            this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+            return auth(resourceServer);
+        }
+
         public HttpServerTransport build() {
             HttpOptions.Sse sseOptions = sse.build();
             HttpOptions.Limits limitOptions = limits.build();
@@ -584,10 +607,10 @@ public final class HttpServerTransport implements AutoCloseable {
             if (restFacade) {
                 // first, so that no template of a plain route can shadow the façade's paths
                 OpenApiDocument document = new OpenApiDocument(server, routes);
-                all.addAll(new RestFacade(server, limitOptions.messages(), document).routes());
+                all.addAll(new RestFacade(server, limitOptions.messages(), document, resourceServer).routes());
             }
             all.addAll(routes);
-            return new HttpServerTransport(server, options, new HttpRoutes(all));
+            return new HttpServerTransport(server, options, new HttpRoutes(all), resourceServer, rateLimiter);
         }
 
         private void checkRoutes(HttpOptions.Sse sseOptions, HttpOptions.WebSocket webSocketOptions) {

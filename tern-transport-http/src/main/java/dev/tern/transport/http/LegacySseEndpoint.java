@@ -10,6 +10,7 @@ import dev.tern.protocol.Decoded;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.ProtocolRules;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
@@ -66,7 +67,7 @@ final class LegacySseEndpoint {
                     "Not Acceptable: the SSE stream needs Accept: text/event-stream");
             return;
         }
-        String principal = errors.principal(headers);
+        String principal = errors.principal(headers, exchange);
         String client = shares.tryAcquire(ClientShares.client(principal, exchange));
         if (client == null) {
             errors.shareUsed(exchange, null, "SSE connections");
@@ -87,6 +88,7 @@ final class LegacySseEndpoint {
             shares.release(client);
             throw closed;
         }
+        connection.caller = AuthCaller.of(exchange, errors.auth());
         connections.put(id, connection);
         exchange.onDone(() -> close(connection));
         exchange.startStream(null, null, options.sse().keepAlive());
@@ -102,7 +104,7 @@ final class LegacySseEndpoint {
             return;
         }
         Connection connection = connections.get(ids.get(0));
-        if (connection != null && !java.util.Objects.equals(connection.principal, errors.principal(headers))) {
+        if (connection != null && !java.util.Objects.equals(connection.principal, errors.principal(headers, exchange))) {
             connection = null;
         }
         if (connection == null) {
@@ -127,11 +129,22 @@ final class LegacySseEndpoint {
                             ProtocolRules.batchRefused().getMessage());
                     return;
                 }
+                for (Decoded item : batch.items()) {
+                    if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r
+                            && !errors.permits(exchange, r)) {
+                        return;
+                    }
+                }
+                connection.caller = AuthCaller.of(exchange, errors.auth());
                 exchange.empty(HttpResponseStatus.ACCEPTED);
                 connection.channel.receive(batch);
             }
             case Decoded.Single single -> {
                 JsonRpcMessage message = single.message();
+                if (message instanceof JsonRpcRequest r && !errors.permits(exchange, r)) {
+                    return;
+                }
+                connection.caller = AuthCaller.of(exchange, errors.auth());
                 exchange.empty(HttpResponseStatus.ACCEPTED);
                 connection.channel.receive(message);
             }
@@ -161,6 +174,8 @@ final class LegacySseEndpoint {
         final String client;
         final HttpExchange stream;
         volatile ServerChannel channel;
+        /** The caller of the latest message, whose token may have gained scopes since the stream opened. */
+        volatile dev.tern.server.Caller caller;
 
         Connection(String id, String principal, String client, HttpExchange stream) {
             this.id = id;
@@ -172,6 +187,11 @@ final class LegacySseEndpoint {
         @Override
         public String principal() {
             return principal;
+        }
+
+        @Override
+        public dev.tern.server.Caller caller() {
+            return caller;
         }
 
         @Override

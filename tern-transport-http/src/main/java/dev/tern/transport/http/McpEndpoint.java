@@ -60,9 +60,13 @@ final class McpEndpoint {
     private final java.util.concurrent.atomic.LongAdder shed = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder refusedByShare = new java.util.concurrent.atomic.LongAdder();
     private volatile boolean draining;
+    /** Asks about each request's token; {@code null} when the transport takes requests without one. */
+    private final AuthGate auth;
 
-    McpEndpoint(McpServer server, HttpOptions options) {
+    McpEndpoint(McpServer server, HttpOptions options, dev.tern.auth.ResourceServer resourceServer,
+            dev.tern.auth.RateLimiter rateLimiter) {
         this.server = server;
+        this.auth = resourceServer == null ? null : new AuthGate(resourceServer, rateLimiter, this);
         this.options = options;
         this.codec = new JsonRpcCodec(options.limits().messages());
         this.encodings = new Encodings(codec);
@@ -71,6 +75,10 @@ final class McpEndpoint {
                 options.sessions().idKeys(), options.serverTiming());
         this.listenShares = new ClientShares(options.sessions().maxPerClient());
         this.legacySse = new LegacySseEndpoint(server, codec, options);
+    }
+
+    AuthGate auth() {
+        return auth;
     }
 
     LegacySseEndpoint legacySse() {
@@ -244,7 +252,7 @@ final class McpEndpoint {
      * and its client's share of it.
      */
     private boolean admitListen(HttpHeaders headers, HttpExchange exchange, RequestId id) {
-        String client = listenShares.tryAcquire(ClientShares.client(principal(headers), exchange));
+        String client = listenShares.tryAcquire(ClientShares.client(principal(headers, exchange), exchange));
         if (client == null) {
             shareUsed(exchange, id, "open listens");
             return false;
@@ -271,7 +279,7 @@ final class McpEndpoint {
         }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
         if (server.observer().enabled()) {
-            Observations.start(server.observer(), headers, exchange, principal(headers));
+            Observations.start(server.observer(), headers, exchange, principal(headers, exchange));
         }
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
         Decoded decoded = RequestDispatcher.isJson(contentType) ? codec.decode(body)
@@ -300,6 +308,9 @@ final class McpEndpoint {
         if (sessionId != null && !isModern(headers, message)) {
             Session session = session(sessionId, headers, exchange);
             if (session != null && legacyVersionHeaderOk(headers, exchange)) {
+                if (auth != null) {
+                    session.caller(AuthCaller.of(exchange, auth));
+                }
                 legacy(session, message, exchange);
             }
             return;
@@ -308,7 +319,7 @@ final class McpEndpoint {
             if (!legacyVersionHeaderOk(headers, exchange)) {
                 return;
             }
-            String principal = principal(headers);
+            String principal = principal(headers, exchange);
             SessionManager.Opened opened = sessions.create(principal, ClientShares.client(principal, exchange));
             if (opened.session() == null) {
                 if (opened.shareUsed()) {
@@ -319,6 +330,7 @@ final class McpEndpoint {
                 return;
             }
             Session session = opened.session();
+            session.caller(AuthCaller.of(exchange, auth));
             exchange.header(SESSION_ID, session.id);
             exchange.requestId(r.id());
             session.register(r.id(), exchange);
@@ -357,6 +369,9 @@ final class McpEndpoint {
                     refuse(exchange, r.id(), ProtocolRules.idInUse(r.id()));
                     return;
                 }
+                if (!permits(exchange, r)) {
+                    return;
+                }
                 exchange.requestId(r.id());
                 session.register(r.id(), exchange);
                 session.channel().receive(r);
@@ -385,7 +400,7 @@ final class McpEndpoint {
         String sessionId = headers.get(SESSION_ID);
         Session session;
         try {
-            session = sessionId == null ? null : sessions.find(sessionId, principal(headers), exchange);
+            session = sessionId == null ? null : sessions.find(sessionId, principal(headers, exchange), exchange);
         } catch (StoreUnavailableException e) {
             storeUnavailable(exchange);
             return;
@@ -395,6 +410,12 @@ final class McpEndpoint {
             refuse(exchange, null, ProtocolRules.batchRefused());
             return;
         }
+        for (Decoded item : batch.items()) {
+            if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r && !permits(exchange, r)) {
+                return;
+            }
+        }
+        session.caller(AuthCaller.of(exchange, auth));
         boolean anyRequest = false;
         for (Decoded item : batch.items()) {
             if (item instanceof Decoded.Single s && s.message() instanceof JsonRpcRequest r) {
@@ -428,7 +449,7 @@ final class McpEndpoint {
         }
         Session session;
         try {
-            session = sessions.find(sessionId, principal(headers), exchange);
+            session = sessions.find(sessionId, principal(headers, exchange), exchange);
         } catch (StoreUnavailableException e) {
             storeUnavailable(exchange);
             return null;
@@ -485,14 +506,16 @@ final class McpEndpoint {
                 return;
             }
         }
+        if (!permits(exchange, request)) {
+            return;
+        }
         exchange.requestId(request.id());
         boolean listen = request.method().equals("subscriptions/listen");
         if (listen && !admitListen(headers, exchange, request.id())) {
             return;
         }
-        PrincipalResolver principals = options.sessions().principals();
-        String principal = principals == PrincipalResolver.ANONYMOUS ? null : principals.principal(headers::get);
-        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange, principal));
+        StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange,
+                principal(headers, exchange), AuthCaller.of(exchange, auth)));
         if (listen) {
             listens.put(served, exchange.executor());
             exchange.onDone(() -> listens.remove(served));
@@ -508,16 +531,23 @@ final class McpEndpoint {
         private final RequestId id;
         private final HttpExchange exchange;
         private final String principal;
+        private final dev.tern.server.Caller caller;
 
-        ModernRequest(RequestId id, HttpExchange exchange, String principal) {
+        ModernRequest(RequestId id, HttpExchange exchange, String principal, dev.tern.server.Caller caller) {
             this.id = id;
             this.exchange = exchange;
             this.principal = principal;
+            this.caller = caller;
         }
 
         @Override
         public String principal() {
             return principal;
+        }
+
+        @Override
+        public dev.tern.server.Caller caller() {
+            return caller;
         }
 
         /** {@code receive} is called on the connection's event loop, which then answers at once. */
@@ -590,8 +620,18 @@ final class McpEndpoint {
 
     // ---------------------------------------------------------------- helpers
 
-    String principal(HttpHeaders headers) {
-        return options.sessions().principals().principal(headers::get);
+    /** The request's principal: the one its token stands for, or else the one the application's resolver names. */
+    String principal(HttpHeaders headers, HttpExchange exchange) {
+        dev.tern.auth.AccessPrincipal authenticated = exchange.principal();
+        return authenticated != null ? authenticated.name() : options.sessions().principals().principal(headers::get);
+    }
+
+    /**
+     * Whether the request's caller holds the scopes of the tool, resource or prompt it asks for; otherwise it has been
+     * answered 403 {@code insufficient_scope}. Always true without authentication.
+     */
+    boolean permits(HttpExchange exchange, JsonRpcRequest request) {
+        return auth == null || auth.permits(exchange, request.id(), server.scopesFor(request));
     }
 
     /** 503 with Retry-After: the shared session store cannot answer now. */

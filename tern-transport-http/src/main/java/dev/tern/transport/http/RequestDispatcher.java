@@ -58,6 +58,10 @@ final class RequestDispatcher {
                     McpEndpoint.health(endpoint.draining()));
             return null;
         }
+        AuthGate auth = endpoint.auth();
+        if (auth != null && auth.servesMetadata(path, request, exchange)) {
+            return null;
+        }
         boolean legacySse = endpoint.legacySse().serves(path);
         if (legacySse || path.equals(mcpPath)) {
             return mcp(request, path, legacySse, exchange);
@@ -84,6 +88,14 @@ final class RequestDispatcher {
     }
 
     private BodyReader route(HttpRequest request, HttpRoutes.PathMatch match, HttpExchange exchange) {
+        AuthGate auth = endpoint.auth();
+        if (auth != null && !request.method().equals(HttpMethod.OPTIONS)) {
+            return auth.check(request, exchange, (r, e) -> authorizedRoute(r, match, e));
+        }
+        return authorizedRoute(request, match, exchange);
+    }
+
+    private BodyReader authorizedRoute(HttpRequest request, HttpRoutes.PathMatch match, HttpExchange exchange) {
         HttpRoutes.Pending pending = routes.open(request, match, exchange, hosts, endpoint);
         if (pending == null) {
             return null;
@@ -97,17 +109,26 @@ final class RequestDispatcher {
 
     /**
      * The WebSocket upgrade, with the MCP endpoint's Host and Origin checks (a foreign Origin is cross-site WebSocket
-     * hijacking); whoever the request's credentials name is the connection's principal for its whole life.
+     * hijacking) and, when the server asks for tokens, the token checked as on every MCP request; whoever the
+     * request's credentials name is the connection's principal for its whole life.
      */
     private BodyReader upgradeToWebSocket(HttpRequest request, HttpExchange exchange) {
         if (!hostAndOriginAllowed(request.headers(), exchange)) {
             return null;
         }
+        AuthGate auth = endpoint.auth();
+        if (auth != null) {
+            return auth.check(request, exchange, this::authorizedUpgrade);
+        }
+        return authorizedUpgrade(request, exchange);
+    }
+
+    private BodyReader authorizedUpgrade(HttpRequest request, HttpExchange exchange) {
         if (endpoint.draining()) {
             endpoint.unavailable(exchange);
             return null;
         }
-        webSockets.upgrade(request, exchange, endpoint.principal(request.headers()));
+        webSockets.upgrade(request, exchange, endpoint.principal(request.headers(), exchange));
         return null;
     }
 
@@ -147,9 +168,19 @@ final class RequestDispatcher {
             endpoint.unavailable(exchange);
             return null;
         }
+        AuthGate auth = endpoint.auth();
+        if (auth != null) {
+            return auth.check(request, exchange, (r, e) -> authorizedMcp(r, path, legacySse, e));
+        }
+        return authorizedMcp(request, path, legacySse, exchange);
+    }
+
+    private BodyReader authorizedMcp(HttpRequest request, String path, boolean legacySse, HttpExchange exchange) {
         if (legacySse) {
             return legacySse(request, path, exchange);
         }
+        HttpMethod method = request.method();
+        HttpHeaders headers = request.headers();
         if (!method.equals(HttpMethod.POST)) {
             endpoint.handleWithoutBody(method, headers, exchange);
             return null;

@@ -40,15 +40,19 @@ final class RestFacade {
     static final String NEEDS_CLIENT = "urn:tern:problem:needs-mcp-client";
     static final String CALL_FAILED = "urn:tern:problem:call-failed";
     static final String RESOURCE_NOT_FOUND = "urn:tern:problem:resource-not-found";
+    static final String INSUFFICIENT_SCOPE = "urn:tern:problem:insufficient-scope";
 
     private static final Pattern MEDIA_TYPE = Pattern.compile("[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+");
 
     private final McpServer server;
     private final JsonMapper mapper;
     private final OpenApiDocument openApi;
+    /** Asks whether a caller holds a tool's or resource's scopes; {@code null} without authentication. */
+    private final dev.tern.auth.ResourceServer auth;
 
-    RestFacade(McpServer server, CodecLimits limits, OpenApiDocument openApi) {
+    RestFacade(McpServer server, CodecLimits limits, OpenApiDocument openApi, dev.tern.auth.ResourceServer auth) {
         this.server = server;
+        this.auth = auth;
         this.mapper = Json.newMapper(limits);
         this.openApi = openApi;
     }
@@ -75,6 +79,9 @@ final class RestFacade {
         if (!(arguments instanceof ObjectNode object)) {
             HttpRoutes.write(exchange, RouteResponse.problem(400, INVALID_BODY, "Invalid body",
                     "The body must be a JSON object holding the tool's arguments", null));
+            return;
+        }
+        if (!permits(exchange, server.toolScopes(name))) {
             return;
         }
         CompletableFuture<CallOutcome> call = server.callToolUnparsed(name, object);
@@ -118,9 +125,25 @@ final class RestFacade {
                     "The query parameter uri is required", null));
             return;
         }
+        if (!permits(exchange, server.resourceScopes(uri))) {
+            return;
+        }
         CompletableFuture<CallOutcome> read = server.readResource(uri);
         exchange.onClientGone(() -> read.cancel(false));
         read.thenAccept(outcome -> HttpRoutes.write(exchange, resourceResponse(uri, outcome)));
+    }
+
+    /** Whether the caller holds {@code scopes}; otherwise it has been answered 403 {@code insufficient_scope}. */
+    private boolean permits(HttpExchange exchange, java.util.Set<String> scopes) {
+        dev.tern.auth.AuthOutcome.Challenge lacking = auth == null ? null
+                : AuthGate.lacking(auth, exchange.principal(), scopes);
+        if (lacking == null) {
+            return true;
+        }
+        exchange.header(io.netty.handler.codec.http.HttpHeaderNames.WWW_AUTHENTICATE, lacking.wwwAuthenticate());
+        HttpRoutes.write(exchange, RouteResponse.problem(403, INSUFFICIENT_SCOPE, "Insufficient scope",
+                "The token lacks a scope this needs: " + String.join(" ", scopes), null));
+        return false;
     }
 
     /** One content: its bytes as its own media type (text as UTF-8, a blob decoded). Several: the read result as JSON. */

@@ -36,6 +36,8 @@ final class Session implements Outbound {
     volatile dev.tern.server.observe.SessionObservation observation;
     /** Who opened the session ({@code null}: anonymous); only they may use it. */
     final String principal;
+    /** The caller of the latest request, whose token may have gained scopes since the session opened. */
+    private volatile dev.tern.server.Caller caller;
     /** The client whose share of the sessions this one takes ({@link ClientShares}). */
     final String client;
     private final JsonRpcCodec codec;
@@ -213,6 +215,15 @@ final class Session implements Outbound {
     }
 
     /** {@code receive} is called on the connection's event loop once the request's stream is registered. */
+    void caller(dev.tern.server.Caller caller) {
+        this.caller = caller;
+    }
+
+    @Override
+    public dev.tern.server.Caller caller() {
+        return caller;
+    }
+
     @Override
     public boolean runsNonBlockingHandlersInline() {
         return true;
