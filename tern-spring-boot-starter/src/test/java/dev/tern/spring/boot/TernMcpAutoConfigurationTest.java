@@ -38,6 +38,16 @@ class TernMcpAutoConfigurationTest {
     }
 
     @Test
+    void theBuildGeneratesPropertyMetadataForIdes() throws Exception {
+        try (var in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).isNotNull();
+            String metadata = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(metadata).contains("\"tern.mcp.port\"", "\"tern.mcp.enabled\"", "\"tern.mcp.allowed-hosts\"",
+                    "Port of the MCP listener");
+        }
+    }
+
+    @Test
     void theOffSwitchBacksOffEntirely() {
         runner.withPropertyValues("tern.mcp.enabled=false").withBean(Clock.class).run(context ->
                 assertThat(context).doesNotHaveBean(McpServer.class).doesNotHaveBean(TernMcpLifecycle.class)
