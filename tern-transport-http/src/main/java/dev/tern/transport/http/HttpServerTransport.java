@@ -39,7 +39,6 @@ import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AsciiString;
@@ -57,7 +56,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private final HttpOptions options;
     private final McpEndpoint endpoint;
     private final RequestDispatcher dispatcher;
-    private final SslContext ssl;
+    private final TlsContexts ssl;
     private final Connections connections;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
@@ -72,8 +71,9 @@ public final class HttpServerTransport implements AutoCloseable {
         Set<String> allowed = new HashSet<>(HostCheck.LOOPBACK);
         allowed.addAll(options.allowedHosts());
         this.dispatcher = new RequestDispatcher(endpoint, routes,
-                new HostCheck(allowed, options.allowedOrigins()), options.path());
-        this.ssl = options.tls().map(TlsSupport::context).orElse(null);
+                new HostCheck(allowed, options.allowedOrigins()), options.path(),
+                options.tls().map(HttpOptions.Tls::hsts).map(HttpOptions.Tls.Hsts::headerValue).orElse(null));
+        this.ssl = options.tls().map(TlsContexts::new).orElse(null);
         this.connections = new Connections(options.connections().max(), options.connections().maxPerAddress());
     }
 
@@ -123,6 +123,9 @@ public final class HttpServerTransport implements AutoCloseable {
             boss = null;
             throw e;
         }
+        if (ssl != null) {
+            ssl.start();
+        }
         transportInUse = transport;
         long sweep = Math.max(1_000, options.sessions().idleTimeout().toMillis() / 4);
         workers.next().scheduleAtFixedRate(endpoint.sessions()::expireIdle, sweep, sweep, TimeUnit.MILLISECONDS);
@@ -168,7 +171,7 @@ public final class HttpServerTransport implements AutoCloseable {
         p.addLast("idle", new IdleStateHandler(0, 0, options.connections().idleTimeout().toMillis(),
                 TimeUnit.MILLISECONDS));
         if (ssl != null) {
-            SslHandler tls = ssl.newHandler(p.channel().alloc());
+            SslHandler tls = ssl.current().newHandler(p.channel().alloc());
             tls.setHandshakeTimeoutMillis(options.tls().orElseThrow().handshakeTimeout().toMillis());
             p.addLast(RenegotiationGuard.NAME, new RenegotiationGuard());
             p.addLast("tls", tls);
@@ -256,9 +259,19 @@ public final class HttpServerTransport implements AutoCloseable {
         });
     }
 
+    /** Swaps in a new TLS context if the certificate's files changed (tests call it rather than wait for the poll). */
+    boolean reloadTls() {
+        return ssl != null && ssl.reloadIfChanged();
+    }
+
     /** Open connections (for monitoring and tests). */
     int openConnections() {
         return connections.count();
+    }
+
+    /** The open connections' channels (for tests). */
+    io.netty.channel.group.ChannelGroup openChannels() {
+        return connections.open();
     }
 
     /** Write watches pending (each keeps its exchange alive until it fires or is cancelled). */
@@ -302,6 +315,9 @@ public final class HttpServerTransport implements AutoCloseable {
             return;
         }
         closed = true;
+        if (ssl != null) {
+            ssl.close();
+        }
         endpoint.drain();
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();
