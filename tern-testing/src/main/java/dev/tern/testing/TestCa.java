@@ -187,14 +187,25 @@ public final class TestCa implements AutoCloseable {
         }
     }
 
-    /** A client TLS context trusting this CA and presenting {@code identity} (none when {@code null}). */
-    public SSLContext clientContext(Issued identity) {
+    /** Trust managers trusting this CA alone. */
+    public javax.net.ssl.TrustManager[] trustManagers() {
         try {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
             trust.setCertificateEntry("ca", certificates(certificate()).get(0));
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
+            return tmf.getTrustManagers();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A client TLS context trusting this CA and presenting {@code identity} (none when {@code null}). */
+    public SSLContext clientContext(Issued identity) {
+        try {
             javax.net.ssl.KeyManager[] keyManagers = null;
             if (identity != null) {
                 PrivateKey key = privateKey(identity.key());
@@ -202,7 +213,7 @@ public final class TestCa implements AutoCloseable {
                 keyManagers = new javax.net.ssl.KeyManager[] {new AlwaysPresents(key, chain)};
             }
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(keyManagers, tmf.getTrustManagers(), new SecureRandom());
+            ctx.init(keyManagers, trustManagers(), new SecureRandom());
             return ctx;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
