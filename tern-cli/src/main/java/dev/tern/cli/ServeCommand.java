@@ -81,6 +81,12 @@ final class ServeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     Duration tlsReloadInterval;
 
+    @CommandLine.Option(names = "--tls-ocsp-stapling",
+            description = "Staple the certificate's OCSP response, fetched from the responder the certificate names "
+                    + "(the --cert file must hold the issuer's certificate after it) and refreshed half-way to its "
+                    + "expiry; needs BoringSSL (linux-x86_64).")
+    boolean tlsOcspStapling;
+
     @CommandLine.Option(names = "--hsts", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Send Strict-Transport-Security with this max-age on HTTPS responses, e.g. 8760h (a year) "
                     + "(default: not sent).")
@@ -260,7 +266,7 @@ final class ServeCommand implements Callable<Integer> {
         } else {
             t.selfSigned();
         }
-        t.protocols(tlsProtocols.toArray(String[]::new)).reloadInterval(tlsReloadInterval)
+        t.protocols(tlsProtocols.toArray(String[]::new)).reloadInterval(tlsReloadInterval).ocspStapling(tlsOcspStapling)
                 .clientAuth(dev.tern.transport.http.HttpOptions.Tls.ClientAuth.parse(tlsClientAuth));
         if (tlsTrust != null) {
             t.trust(tlsTrust);

@@ -401,9 +401,11 @@ public final class HttpOptions {
      * @param revocationList the PEM CRLs client certificates are checked against; {@code null} for no check
      * @param reloadInterval how often the files are checked for changes; {@link Duration#ZERO} for never
      * @param hsts the {@code Strict-Transport-Security} header sent; {@code null} for none
+     * @param ocspStapling whether the certificate's OCSP response is fetched and stapled to handshakes
      */
     public record Tls(Path certificateChain, Path privateKey, List<String> protocols, Duration handshakeTimeout,
-            ClientAuth clientAuth, Path trust, Path revocationList, Duration reloadInterval, Hsts hsts) {
+            ClientAuth clientAuth, Path trust, Path revocationList, Duration reloadInterval, Hsts hsts,
+            boolean ocspStapling) {
         private static final List<String> SUPPORTED = List.of("TLSv1.3", "TLSv1.2");
 
         /** Whether clients are asked for a certificate in the handshake. */
@@ -457,6 +459,7 @@ public final class HttpOptions {
             private Path revocationList;
             private Duration reloadInterval = Duration.ofSeconds(10);
             private Hsts hsts;
+            private boolean ocspStapling;
 
             Builder() {
             }
@@ -549,6 +552,19 @@ public final class HttpOptions {
                 return this;
             }
 
+            /**
+             * Staples the certificate's OCSP response to handshakes (default: off), so that clients learn it is not
+             * revoked without asking the authority themselves. The response comes from the responder the
+             * certificate's Authority Information Access names, for which the certificate file must hold the issuer's
+             * certificate after the certificate; it is fetched again half-way to its {@code nextUpdate}. Needs the
+             * BoringSSL provider (see {@link HttpServerTransport}); without it, or without a responder, the server
+             * serves without stapling and logs why.
+             */
+            public Builder ocspStapling(boolean enabled) {
+                this.ocspStapling = enabled;
+                return this;
+            }
+
             Tls build() {
                 if (!certificateSet) {
                     throw new IllegalArgumentException(
@@ -562,7 +578,8 @@ public final class HttpOptions {
                     throw new IllegalArgumentException("tls.revocationList is for client certificates: set clientAuth");
                 }
                 return new Tls(certificateChain, privateKey, protocols, handshakeTimeout, clientAuth,
-                        clientAuth == ClientAuth.NONE ? null : trust, revocationList, reloadInterval, hsts);
+                        clientAuth == ClientAuth.NONE ? null : trust, revocationList, reloadInterval, hsts,
+                        ocspStapling && certificateChain != null);
             }
         }
     }

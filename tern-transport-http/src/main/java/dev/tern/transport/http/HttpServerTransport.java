@@ -171,7 +171,7 @@ public final class HttpServerTransport implements AutoCloseable {
         p.addLast("idle", new IdleStateHandler(0, 0, options.connections().idleTimeout().toMillis(),
                 TimeUnit.MILLISECONDS));
         if (ssl != null) {
-            SslHandler tls = ssl.current().newHandler(p.channel().alloc());
+            SslHandler tls = ssl.newHandler(p.channel().alloc());
             tls.setHandshakeTimeoutMillis(options.tls().orElseThrow().handshakeTimeout().toMillis());
             p.addLast(RenegotiationGuard.NAME, new RenegotiationGuard());
             p.addLast("tls", tls);

@@ -67,6 +67,9 @@ final class TlsSupport {
                 builder.clientAuth(tls.clientAuth() == HttpOptions.Tls.ClientAuth.REQUIRED ? ClientAuth.REQUIRE
                         : ClientAuth.OPTIONAL).trustManager(clientTrust(tls.trust(), tls.revocationList()));
             }
+            if (stapling(tls)) {
+                builder.enableOcsp(true);
+            }
             return builder.sslProvider(provider())
                     .protocols(tls.protocols())
                     .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
@@ -110,6 +113,11 @@ final class TlsSupport {
         TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
         factory.init(new CertPathTrustManagerParameters(parameters));
         return factory;
+    }
+
+    /** Whether {@code tls} asks for OCSP stapling and the provider can staple. */
+    static boolean stapling(HttpOptions.Tls tls) {
+        return tls.ocspStapling() && provider() == SslProvider.OPENSSL && OpenSsl.isOcspSupported();
     }
 
     /** BoringSSL (netty-tcnative) where its native library loads: cheaper records and handshakes; else the JDK's. */

@@ -83,17 +83,17 @@ class TlsOptionsTest {
         Path session = ca.dir().resolve("session.pem");
         Path early = ca.dir().resolve("early.txt");
         Files.writeString(early, REQUEST);
-        String first = sClient(hsts.port(), "-sess_out", session.toString());
+        String first = sClient(ca, hsts.port(), "-sess_out", session.toString());
         assertThat(first).contains("HTTP/1.1 200").contains("TLSv1.3");
         assertThat(ca.openssl("sess_id", "-in", session.toString(), "-noout", "-text"))
                 .as("the session ticket's early data allowance").containsPattern("Max Early Data: 0\\b");
-        String resumed = sClient(hsts.port(), "-sess_in", session.toString(), "-early_data", early.toString());
+        String resumed = sClient(ca, hsts.port(), "-sess_in", session.toString(), "-early_data", early.toString());
         assertThat(resumed).as("the session is resumed").contains("Reused, TLSv1.3")
                 .doesNotContain("Early data was accepted");
     }
 
     /** Runs {@code openssl s_client} to the server, sends {@link #REQUEST}, and returns what it printed. */
-    private static String sClient(int port, String... args) throws IOException, InterruptedException {
+    static String sClient(TestCa ca, int port, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port,
                 "-servername", "localhost", "-CAfile", ca.certificate().toString(), "-verify_return_error",
                 "-tls1_3", "-ign_eof"));
