@@ -41,6 +41,8 @@ public final class TestCa implements AutoCloseable {
     private final Path dir;
     private final String ocspUrl;
     private final AtomicInteger issued = new AtomicInteger();
+    private final AtomicInteger ocspRequests = new AtomicInteger();
+    private com.sun.net.httpserver.HttpServer responder;
 
     /** A certificate and its key, as PEM files. */
     public record Issued(Path certificate, Path key) {
@@ -66,7 +68,11 @@ public final class TestCa implements AutoCloseable {
             TestCa ca = new TestCa(dir, ocspUrl);
             Files.createDirectories(dir.resolve("issued"));
             Files.writeString(dir.resolve("index.txt"), "");
-            Files.writeString(dir.resolve("serial"), "1000\n");
+            // A random 127-bit serial, as public authorities issue them (testssl.sh flags short serials).
+            byte[] serial = new byte[16];
+            new SecureRandom().nextBytes(serial);
+            serial[0] = (byte) (serial[0] & 0x7F | 0x40);
+            Files.writeString(dir.resolve("serial"), java.util.HexFormat.of().withUpperCase().formatHex(serial) + "\n");
             Files.writeString(dir.resolve("crlnumber"), "1000\n");
             Files.writeString(dir.resolve("ca.cnf"), """
                     [ ca ]
@@ -88,10 +94,60 @@ public final class TestCa implements AutoCloseable {
                     commonName = supplied
                     """.formatted(dir));
             ca.openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ca.key");
-            ca.openssl("req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=" + name, "-days", "60",
+            ca.openssl("req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=" + name, "-days", "120",
                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
                     "-out", "ca.pem");
             return ca;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A new CA named {@code name} with its OCSP responder running, named in the certificates it issues: each request
+     * is answered by {@code openssl ocsp} from the CA's index (responses valid a day), behind an HTTP server on
+     * 127.0.0.1 ({@code openssl ocsp -port} would listen on every interface). {@link #close()} stops it.
+     */
+    public static TestCa createWithOcspResponder(String name) {
+        com.sun.net.httpserver.HttpServer server;
+        try {
+            server = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        TestCa ca = create(name, "http://127.0.0.1:" + server.getAddress().getPort() + "/ocsp");
+        ca.responder = server;
+        server.createContext("/ocsp", exchange -> {
+            try (exchange) {
+                Path request = Files.createTempFile(ca.dir, "ocsp-request", ".der");
+                Path response = request.resolveSibling(request.getFileName() + ".response");
+                Files.write(request, exchange.getRequestBody().readAllBytes());
+                ca.openssl("ocsp", "-index", ca.index().toString(), "-rsigner", ca.certificate().toString(),
+                        "-rkey", ca.key().toString(), "-CA", ca.certificate().toString(), "-ndays", "1",
+                        "-reqin", request.toString(), "-respout", response.toString());
+                byte[] body = Files.readAllBytes(response);
+                ca.ocspRequests.incrementAndGet();
+                exchange.getResponseHeaders().set("Content-Type", "application/ocsp-response");
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+            }
+        });
+        server.start();
+        return ca;
+    }
+
+    /** How many OCSP requests the responder answered. */
+    public int ocspRequests() {
+        return ocspRequests.get();
+    }
+
+    /** A PEM file holding {@code issued}'s certificate followed by this CA's, as a server serves its chain. */
+    public Path chain(Issued issued) {
+        try {
+            Path chain = dir.resolve(issued.certificate().getFileName() + ".chain.pem");
+            Files.writeString(chain, Files.readString(issued.certificate()) + Files.readString(certificate()));
+            return chain;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -117,11 +173,11 @@ public final class TestCa implements AutoCloseable {
         return dir;
     }
 
-    /** A server certificate for {@code localhost}, 127.0.0.1 and ::1, valid from an hour ago for 30 days. */
+    /** A server certificate for {@code localhost}, 127.0.0.1 and ::1, valid from an hour ago for 90 days. */
     public Issued server(String commonName) {
         Instant now = Instant.now();
         return issue(commonName, "serverAuth", "DNS:localhost,IP:127.0.0.1,IP:::1", now.minusSeconds(3600),
-                now.plusSeconds(30L * 86_400));
+                now.plusSeconds(90L * 86_400));
     }
 
     /** A client certificate, valid from an hour ago for 30 days. */
@@ -293,6 +349,9 @@ public final class TestCa implements AutoCloseable {
 
     @Override
     public void close() {
+        if (responder != null) {
+            responder.stop(0);
+        }
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

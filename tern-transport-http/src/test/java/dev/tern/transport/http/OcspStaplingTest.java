@@ -1,12 +1,7 @@
 package dev.tern.transport.http;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-
-import com.sun.net.httpserver.HttpServer;
 
 import dev.tern.testing.TestCa;
 
@@ -19,43 +14,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The server staples its certificate's OCSP response, fetched from the responder the certificate names. */
 class OcspStaplingTest {
     private TestCa ca;
-    private HttpServer responder;
-    private final java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
     private Path chain;
     private TestCa.Issued server;
 
-    /**
-     * Starts the OCSP responder: {@code openssl ocsp} answers each request from the CA's index, behind a loopback HTTP
-     * server (its own {@code -port} would listen on every interface).
-     */
     @BeforeEach
-    void startResponder() throws Exception {
-        responder = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        ca = TestCa.create("Tern OCSP Test CA", "http://127.0.0.1:" + responder.getAddress().getPort() + "/ocsp");
+    void startResponder() {
+        ca = TestCa.createWithOcspResponder("Tern OCSP Test CA");
         server = ca.server("localhost");
-        chain = ca.dir().resolve("chain.pem");
-        Files.writeString(chain, Files.readString(server.certificate()) + Files.readString(ca.certificate()));
-        responder.createContext("/ocsp", exchange -> {
-            try (exchange) {
-                Path request = Files.createTempFile(ca.dir(), "request", ".der");
-                Path response = request.resolveSibling(request.getFileName() + ".response");
-                Files.write(request, exchange.getRequestBody().readAllBytes());
-                ca.openssl("ocsp", "-index", ca.index().toString(), "-rsigner", ca.certificate().toString(),
-                        "-rkey", ca.key().toString(), "-CA", ca.certificate().toString(), "-ndays", "1",
-                        "-reqin", request.toString(), "-respout", response.toString());
-                byte[] body = Files.readAllBytes(response);
-                requests.incrementAndGet();
-                exchange.getResponseHeaders().set("Content-Type", "application/ocsp-response");
-                exchange.sendResponseHeaders(200, body.length);
-                exchange.getResponseBody().write(body);
-            }
-        });
-        responder.start();
+        chain = ca.chain(server);
     }
 
     @AfterEach
     void stopResponder() {
-        responder.stop(0);
         ca.close();
     }
 
@@ -70,7 +40,7 @@ class OcspStaplingTest {
             }
             assertThat(output).contains("OCSP Response Status: successful").contains("Cert Status: good")
                     .contains("HTTP/1.1 200");
-            assertThat(requests.get()).as("responses fetched: one, until half-way to its nextUpdate").isEqualTo(1);
+            assertThat(ca.ocspRequests()).as("responses fetched: one, until half-way to its nextUpdate").isEqualTo(1);
         }
     }
 
@@ -79,6 +49,7 @@ class OcspStaplingTest {
         try (Served served = new Served(b -> b.tls(t -> t.certificate(chain, server.key())))) {
             String output = TlsOptionsTest.sClient(ca, served.port(), "-status");
             assertThat(output).contains("OCSP response: no response sent").contains("HTTP/1.1 200");
+            assertThat(ca.ocspRequests()).isZero();
         }
     }
 }
