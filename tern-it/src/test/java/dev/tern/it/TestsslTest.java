@@ -58,7 +58,7 @@ class TestsslTest {
                 assertThat(unexplained).as("findings beyond those the test set-up explains").isEmpty();
                 assertThat(byId.get("OCSP_stapling")).as("OCSP stapling").contains("offered")
                         .doesNotContain("not offered");
-                assertThat(byId.get("HSTS")).as("HSTS").startsWith("OK");
+                assertThat(byId.get("HSTS_time")).as("HSTS").startsWith("OK");
                 assertThat(byId.get("TLS1_3")).as("TLS 1.3").contains("offered").doesNotContain("not offered");
                 for (String old : List.of("SSLv2", "SSLv3", "TLS1", "TLS1_1")) {
                     assertThat(byId.get(old)).as(old).contains("not offered");
