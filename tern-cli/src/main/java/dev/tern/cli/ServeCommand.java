@@ -67,6 +67,45 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--key", paramLabel = "FILE", description = "PEM (PKCS#8) private key for --tls.")
     java.nio.file.Path key;
 
+    @CommandLine.Option(names = "--tls-protocols", paramLabel = "LIST", split = ",", defaultValue = "TLSv1.3,TLSv1.2",
+            description = "The TLS versions offered: TLSv1.3 and/or TLSv1.2, e.g. TLSv1.3 alone (default: ${DEFAULT-VALUE}).")
+    List<String> tlsProtocols;
+
+    @CommandLine.Option(names = "--tls-client-auth", paramLabel = "MODE", defaultValue = "none",
+            description = "Ask clients for a certificate: none, optional (one presented must be valid) or required "
+                    + "(default: ${DEFAULT-VALUE}); needs --tls-trust.")
+    String tlsClientAuth;
+
+    @CommandLine.Option(names = "--tls-trust", paramLabel = "FILE",
+            description = "PEM certificates of the authorities client certificates must chain to.")
+    java.nio.file.Path tlsTrust;
+
+    @CommandLine.Option(names = "--tls-crl", paramLabel = "FILE",
+            description = "PEM CRLs, one from each authority of the client certificates: a revoked one is refused.")
+    java.nio.file.Path tlsCrl;
+
+    @CommandLine.Option(names = "--tls-reload-interval", paramLabel = "DURATION", defaultValue = "10s",
+            converter = DurationConverter.class,
+            description = "How often the --cert, --key, --tls-trust and --tls-crl files are checked for changes; new "
+                    + "connections get the new ones, files that do not load are logged and the old kept; 0 never "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration tlsReloadInterval;
+
+    @CommandLine.Option(names = "--tls-ocsp-stapling",
+            description = "Staple the certificate's OCSP response, fetched from the responder the certificate names "
+                    + "(the --cert file must hold the issuer's certificate after it) and refreshed half-way to its "
+                    + "expiry; needs BoringSSL (linux-x86_64).")
+    boolean tlsOcspStapling;
+
+    @CommandLine.Option(names = "--hsts", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Send Strict-Transport-Security with this max-age on HTTPS responses, e.g. 8760h (a year) "
+                    + "(default: not sent).")
+    Duration hsts;
+
+    @CommandLine.Option(names = "--hsts-include-subdomains",
+            description = "Add includeSubDomains to the Strict-Transport-Security header.")
+    boolean hstsIncludeSubdomains;
+
     @CommandLine.Option(names = "--example", paramLabel = "NAME", defaultValue = Examples.DEFAULT,
             description = "Which example to serve: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
             completionCandidates = ExampleNames.class)
@@ -312,10 +351,12 @@ final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         if (tls || cert != null) {
-            if (cert != null) {
-                builder.tls(t -> t.certificate(cert, key));
-            } else {
-                builder.tls(t -> t.selfSigned());
+            try {
+                builder.tls(this::tlsOptions);
+            } catch (IllegalArgumentException e) {
+                System.err.println("tern serve: " + e.getMessage());
+                server.close();
+                return 2;
             }
         }
         ResourceServer auth;
@@ -337,7 +378,7 @@ final class ServeCommand implements Callable<Integer> {
         HttpServerTransport transport;
         try {
             transport = builder.build().start();
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | IllegalArgumentException e) {
             System.err.println("tern serve: " + e.getMessage());
             closeAll(server, auth);
             closeRedis(sharedState);
@@ -428,6 +469,25 @@ final class ServeCommand implements Callable<Integer> {
         server.close();
         if (auth != null) {
             auth.close();
+        }
+    }
+
+    private void tlsOptions(dev.tern.transport.http.HttpOptions.Tls.Builder t) {
+        if (cert != null) {
+            t.certificate(cert, key);
+        } else {
+            t.selfSigned();
+        }
+        t.protocols(tlsProtocols.toArray(String[]::new)).reloadInterval(tlsReloadInterval).ocspStapling(tlsOcspStapling)
+                .clientAuth(dev.tern.transport.http.HttpOptions.Tls.ClientAuth.parse(tlsClientAuth));
+        if (tlsTrust != null) {
+            t.trust(tlsTrust);
+        }
+        if (tlsCrl != null) {
+            t.revocationList(tlsCrl);
+        }
+        if (hsts != null) {
+            t.hsts(hsts, hstsIncludeSubdomains);
         }
     }
 

@@ -1,12 +1,9 @@
 package dev.tern.transport.http;
 
 import java.nio.ByteBuffer;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.List;
-
-import javax.net.ssl.SSLPeerUnverifiedException;
 
 import dev.tern.auth.AccessPrincipal;
 import dev.tern.auth.AuthOutcome;
@@ -20,7 +17,6 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.ssl.SslHandler;
 
 /**
  * The transport's side of OAuth: asks the {@link ResourceServer} about each protected request before it is
@@ -179,16 +175,7 @@ final class AuthGate {
 
     /** The verified client certificate of the connection (the parent's, for an HTTP/2 stream), or {@code null}. */
     static X509Certificate clientCertificate(Channel channel) {
-        Channel connection = channel.parent() != null ? channel.parent() : channel;
-        SslHandler ssl = connection.pipeline().get(SslHandler.class);
-        if (ssl == null) {
-            return null;
-        }
-        try {
-            Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
-            return chain.length > 0 && chain[0] instanceof X509Certificate x509 ? x509 : null;
-        } catch (SSLPeerUnverifiedException none) {
-            return null;
-        }
+        List<X509Certificate> chain = TlsPeer.certificates(channel);
+        return chain.isEmpty() ? null : chain.get(0);
     }
 }

@@ -184,6 +184,11 @@ final class HttpExchange {
         return timing;
     }
 
+    /** The client certificate chain verified in the connection's TLS handshake; empty if none or not TLS. */
+    java.util.List<java.security.cert.X509Certificate> peerCertificates() {
+        return TlsPeer.certificates(ctx.channel());
+    }
+
     /** A header every response of this exchange carries (e.g. {@code Mcp-Session-Id}). */
     synchronized HttpExchange header(CharSequence name, Object value) {
         extraHeaders().set(name, value);

@@ -403,9 +403,52 @@ public final class HttpOptions {
      * @param privateKey the PKCS#8 PEM key; {@code null} for a self-signed certificate
      * @param protocols the TLS versions offered, newest first (never older than TLS 1.2)
      * @param handshakeTimeout how long a client may take to complete the handshake before the connection is closed
+     * @param clientAuth whether clients are asked for a certificate
+     * @param trust the PEM certificates of the authorities client certificates must chain to; {@code null} when
+     *        {@code clientAuth} is {@link ClientAuth#NONE}
+     * @param revocationList the PEM CRLs client certificates are checked against; {@code null} for no check
+     * @param reloadInterval how often the files are checked for changes; {@link Duration#ZERO} for never
+     * @param hsts the {@code Strict-Transport-Security} header sent; {@code null} for none
+     * @param ocspStapling whether the certificate's OCSP response is fetched and stapled to handshakes
      */
-    public record Tls(Path certificateChain, Path privateKey, List<String> protocols, Duration handshakeTimeout) {
+    public record Tls(Path certificateChain, Path privateKey, List<String> protocols, Duration handshakeTimeout,
+            ClientAuth clientAuth, Path trust, Path revocationList, Duration reloadInterval, Hsts hsts,
+            boolean ocspStapling) {
         private static final List<String> SUPPORTED = List.of("TLSv1.3", "TLSv1.2");
+
+        /** Whether clients are asked for a certificate in the handshake. */
+        public enum ClientAuth {
+            /** Not asked. */
+            NONE,
+            /** Asked; a client may present none, but one it presents must be valid. */
+            OPTIONAL,
+            /** Asked, and the handshake fails without a valid one. */
+            REQUIRED;
+
+            /** {@code none}, {@code optional} or {@code required}, in any case. */
+            public static ClientAuth parse(String value) {
+                for (ClientAuth c : values()) {
+                    if (c.name().equalsIgnoreCase(value)) {
+                        return c;
+                    }
+                }
+                throw new IllegalArgumentException("tls.clientAuth: " + value + " (expected: none, optional or required)");
+            }
+        }
+
+        /**
+         * The {@code Strict-Transport-Security} header: browsers that saw it use only HTTPS for the host for
+         * {@code maxAge}.
+         */
+        public record Hsts(Duration maxAge, boolean includeSubDomains) {
+            /** The header's name. */
+            public static final String HEADER = "strict-transport-security";
+
+            /** The header's value. */
+            public String headerValue() {
+                return "max-age=" + maxAge.toSeconds() + (includeSubDomains ? "; includeSubDomains" : "");
+            }
+        }
 
         /** Whether the certificate is made at start-up, for development. */
         public boolean selfSigned() {
@@ -419,11 +462,21 @@ public final class HttpOptions {
             private boolean certificateSet;
             private List<String> protocols = SUPPORTED;
             private Duration handshakeTimeout = Duration.ofSeconds(10);
+            private ClientAuth clientAuth = ClientAuth.NONE;
+            private Path trust;
+            private Path revocationList;
+            private Duration reloadInterval = Duration.ofSeconds(10);
+            private Hsts hsts;
+            private boolean ocspStapling;
 
             Builder() {
             }
 
-            /** Serves this PEM certificate chain and PKCS#8 PEM key. */
+            /**
+             * Serves this PEM certificate chain and PKCS#8 PEM key. Both files are checked for changes every
+             * {@link #reloadInterval}: new connections then get the new certificate, while a pair that does not load
+             * (or whose key does not match) is logged and the one in use kept.
+             */
             public Builder certificate(Path chain, Path key) {
                 this.certificateChain = Objects.requireNonNull(chain, "tls.certificate chain");
                 this.privateKey = Objects.requireNonNull(key, "tls.certificate key");
@@ -459,12 +512,82 @@ public final class HttpOptions {
                 return this;
             }
 
+            /**
+             * Whether clients are asked for a certificate (default {@link ClientAuth#NONE}); other than {@code NONE}
+             * it needs {@link #trust}. A client's verified certificate is its connection's, for every request on it.
+             */
+            public Builder clientAuth(ClientAuth clientAuth) {
+                this.clientAuth = Objects.requireNonNull(clientAuth, "tls.clientAuth");
+                return this;
+            }
+
+            /** The PEM certificates of the authorities that issue client certificates. */
+            public Builder trust(Path authorities) {
+                this.trust = Objects.requireNonNull(authorities, "tls.trust");
+                return this;
+            }
+
+            /**
+             * Checks client certificates against the CRLs in this PEM file, one from each authority in their chains:
+             * a revoked certificate, or one whose authority has no CRL there, fails the handshake. The file is
+             * reloaded when it changes, as the certificate is.
+             */
+            public Builder revocationList(Path crls) {
+                this.revocationList = Objects.requireNonNull(crls, "tls.revocationList");
+                return this;
+            }
+
+            /**
+             * How often the certificate, key, trust and CRL files are checked for changes (default 10 s;
+             * {@link Duration#ZERO} never checks).
+             */
+            public Builder reloadInterval(Duration interval) {
+                Objects.requireNonNull(interval, "tls.reloadInterval");
+                if (interval.isNegative()) {
+                    throw new IllegalArgumentException("tls.reloadInterval: " + interval + " (expected: zero or more)");
+                }
+                this.reloadInterval = interval;
+                return this;
+            }
+
+            /**
+             * Sends {@code Strict-Transport-Security: max-age=...} on every response (default: not sent), telling
+             * browsers to reach this host over HTTPS only for {@code maxAge}; with {@code includeSubDomains}, its
+             * subdomains too.
+             */
+            public Builder hsts(Duration maxAge, boolean includeSubDomains) {
+                this.hsts = new Hsts(positive("tls.hsts maxAge", maxAge), includeSubDomains);
+                return this;
+            }
+
+            /**
+             * Staples the certificate's OCSP response to handshakes (default: off), so that clients learn it is not
+             * revoked without asking the authority themselves. The response comes from the responder the
+             * certificate's Authority Information Access names, for which the certificate file must hold the issuer's
+             * certificate after the certificate; it is fetched again half-way to its {@code nextUpdate}. Needs the
+             * BoringSSL provider (see {@link HttpServerTransport}); without it, or without a responder, the server
+             * serves without stapling and logs why.
+             */
+            public Builder ocspStapling(boolean enabled) {
+                this.ocspStapling = enabled;
+                return this;
+            }
+
             Tls build() {
                 if (!certificateSet) {
                     throw new IllegalArgumentException(
                             "tls: no certificate (expected: certificate(chain, key) or selfSigned())");
                 }
-                return new Tls(certificateChain, privateKey, protocols, handshakeTimeout);
+                if (clientAuth != ClientAuth.NONE && trust == null) {
+                    throw new IllegalArgumentException("tls.clientAuth " + clientAuth.name().toLowerCase(java.util.Locale.ROOT)
+                            + " needs trust(authorities): the certificates client certificates must chain to");
+                }
+                if (clientAuth == ClientAuth.NONE && revocationList != null) {
+                    throw new IllegalArgumentException("tls.revocationList is for client certificates: set clientAuth");
+                }
+                return new Tls(certificateChain, privateKey, protocols, handshakeTimeout, clientAuth,
+                        clientAuth == ClientAuth.NONE ? null : trust, revocationList, reloadInterval, hsts,
+                        ocspStapling && certificateChain != null);
             }
         }
     }

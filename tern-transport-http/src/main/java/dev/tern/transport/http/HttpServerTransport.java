@@ -41,7 +41,6 @@ import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AsciiString;
@@ -59,7 +58,7 @@ public final class HttpServerTransport implements AutoCloseable {
     private final HttpOptions options;
     private final McpEndpoint endpoint;
     private final RequestDispatcher dispatcher;
-    private final SslContext ssl;
+    private final TlsContexts ssl;
     private final Connections connections;
     private final WebSocketEndpoint webSockets;
     private EventLoopGroup boss;
@@ -78,8 +77,9 @@ public final class HttpServerTransport implements AutoCloseable {
         allowed.addAll(options.allowedHosts());
         this.webSockets = options.webSocket().map(w -> new WebSocketEndpoint(server, options, w)).orElse(null);
         this.dispatcher = new RequestDispatcher(endpoint, routes,
-                new HostCheck(allowed, options.allowedOrigins()), options.path(), webSockets);
-        this.ssl = options.tls().map(TlsSupport::context).orElse(null);
+                new HostCheck(allowed, options.allowedOrigins()), options.path(), webSockets,
+                options.tls().map(HttpOptions.Tls::hsts).map(HttpOptions.Tls.Hsts::headerValue).orElse(null));
+        this.ssl = options.tls().map(TlsContexts::new).orElse(null);
         this.connections = new Connections(options.connections().max(), options.connections().maxPerAddress());
     }
 
@@ -128,6 +128,9 @@ public final class HttpServerTransport implements AutoCloseable {
             workers = null;
             boss = null;
             throw e;
+        }
+        if (ssl != null) {
+            ssl.start();
         }
         transportInUse = transport;
         observed = server.observer().register(endpoint.stats());
@@ -272,9 +275,19 @@ public final class HttpServerTransport implements AutoCloseable {
         });
     }
 
+    /** Swaps in a new TLS context if the certificate's files changed (tests call it rather than wait for the poll). */
+    boolean reloadTls() {
+        return ssl != null && ssl.reloadIfChanged();
+    }
+
     /** Open connections (for monitoring and tests). */
     int openConnections() {
         return connections.count();
+    }
+
+    /** The open connections' channels (for tests). */
+    io.netty.channel.group.ChannelGroup openChannels() {
+        return connections.open();
     }
 
     /** Write watches pending (each keeps its exchange alive until it fires or is cancelled). */
@@ -325,6 +338,9 @@ public final class HttpServerTransport implements AutoCloseable {
         closed = true;
         if (observed != null) {
             observed.close();
+        }
+        if (ssl != null) {
+            ssl.close();
         }
         endpoint.drain();
         if (serverChannel != null) {

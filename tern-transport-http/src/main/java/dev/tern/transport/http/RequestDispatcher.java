@@ -33,14 +33,17 @@ final class RequestDispatcher {
     private final BodyReader legacyPost;
     /** {@code null} when the WebSocket endpoint is off. */
     private final WebSocketEndpoint webSockets;
+    /** The Strict-Transport-Security value sent on every response, or null. */
+    private final String hsts;
 
     RequestDispatcher(McpEndpoint endpoint, HttpRoutes routes, HostCheck hosts, String mcpPath,
-            WebSocketEndpoint webSockets) {
+            WebSocketEndpoint webSockets, String hsts) {
         this.endpoint = endpoint;
         this.routes = routes;
         this.hosts = hosts;
         this.mcpPath = mcpPath;
         this.webSockets = webSockets;
+        this.hsts = hsts;
         this.mcpPost = (head, body, exchange) -> endpoint.handlePost(head.headers(), body, exchange);
         this.legacyPost = (head, body, exchange) -> endpoint.legacySse().post(head.uri(), head.headers(), body,
                 exchange, endpoint);
@@ -51,6 +54,9 @@ final class RequestDispatcher {
      * its body (the decoder applies the size limit and the body timeout first).
      */
     BodyReader dispatch(HttpRequest request, HttpExchange exchange) {
+        if (hsts != null) {
+            exchange.header(HttpOptions.Tls.Hsts.HEADER, hsts);
+        }
         String path = pathOf(request.uri());
         if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
             boolean down = endpoint.draining() && !path.equals("/health/live");

@@ -12,12 +12,27 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import java.security.PrivateKey;
+import java.security.cert.CertPathValidator;
+import java.security.cert.CertStore;
+import java.security.cert.CollectionCertStoreParameters;
+import java.security.cert.PKIXBuilderParameters;
+import java.security.cert.PKIXRevocationChecker;
+import java.security.cert.TrustAnchor;
+import java.security.cert.X509CertSelector;
+import java.security.cert.X509Certificate;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.Set;
+
+import javax.net.ssl.CertPathTrustManagerParameters;
 import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 
 import io.netty.handler.codec.http2.Http2SecurityUtil;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.OpenSsl;
@@ -36,11 +51,25 @@ final class TlsSupport {
     private TlsSupport() {
     }
 
+    /** A context serving what {@code tls} names, its files read now; fails with what is wrong with them. */
     static SslContext context(HttpOptions.Tls tls) {
         try {
-            SslContextBuilder builder = tls.selfSigned()
-                    ? SslContextBuilder.forServer(selfSigned())
-                    : SslContextBuilder.forServer(tls.certificateChain().toFile(), tls.privateKey().toFile());
+            SslContextBuilder builder;
+            if (tls.selfSigned()) {
+                builder = SslContextBuilder.forServer(selfSigned());
+            } else {
+                List<X509Certificate> chain = PemFiles.certificates(tls.certificateChain());
+                PrivateKey key = PemFiles.privateKey(tls.privateKey());
+                PemFiles.checkPair(key, chain.get(0));
+                builder = SslContextBuilder.forServer(key, chain);
+            }
+            if (tls.clientAuth() != HttpOptions.Tls.ClientAuth.NONE) {
+                builder.clientAuth(tls.clientAuth() == HttpOptions.Tls.ClientAuth.REQUIRED ? ClientAuth.REQUIRE
+                        : ClientAuth.OPTIONAL).trustManager(clientTrust(tls.trust(), tls.revocationList()));
+            }
+            if (stapling(tls)) {
+                builder.enableOcsp(true);
+            }
             return builder.sslProvider(provider())
                     .protocols(tls.protocols())
                     .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
@@ -51,9 +80,44 @@ final class TlsSupport {
                             ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
                             ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
                     .build();
-        } catch (SSLException e) {
+        } catch (IOException e) {
+            throw new IllegalStateException("TLS setup failed: cannot read " + e.getMessage(), e);
+        } catch (GeneralSecurityException | RuntimeException e) {
             throw new IllegalStateException("TLS setup failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Verifies client certificates by PKIX against the authorities in {@code trust}; with {@code crls}, each
+     * certificate in the chain against its authority's CRL there, and never over the network (no OCSP, no CRL
+     * distribution points): the handshake runs on an event loop, which must not wait for a responder.
+     */
+    static TrustManagerFactory clientTrust(Path trust, Path crls) throws IOException, GeneralSecurityException {
+        Set<TrustAnchor> anchors = new HashSet<>();
+        for (X509Certificate authority : PemFiles.certificates(trust)) {
+            anchors.add(new TrustAnchor(authority, null));
+        }
+        PKIXBuilderParameters parameters = new PKIXBuilderParameters(anchors, new X509CertSelector());
+        if (crls == null) {
+            parameters.setRevocationEnabled(false);
+        } else {
+            parameters.addCertStore(CertStore.getInstance("Collection",
+                    new CollectionCertStoreParameters(PemFiles.crls(crls))));
+            PKIXRevocationChecker revocation =
+                    (PKIXRevocationChecker) CertPathValidator.getInstance("PKIX").getRevocationChecker();
+            revocation.setOptions(EnumSet.of(PKIXRevocationChecker.Option.PREFER_CRLS,
+                    PKIXRevocationChecker.Option.NO_FALLBACK));
+            parameters.setRevocationEnabled(true);
+            parameters.addCertPathChecker(revocation);
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+        factory.init(new CertPathTrustManagerParameters(parameters));
+        return factory;
+    }
+
+    /** Whether {@code tls} asks for OCSP stapling and the provider can staple. */
+    static boolean stapling(HttpOptions.Tls tls) {
+        return tls.ocspStapling() && provider() == SslProvider.OPENSSL && OpenSsl.isOcspSupported();
     }
 
     /** BoringSSL (netty-tcnative) where its native library loads: cheaper records and handshakes; else the JDK's. */
