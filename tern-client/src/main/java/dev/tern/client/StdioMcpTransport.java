@@ -12,21 +12,15 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.tern.protocol.Decoded;
-import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
-import dev.tern.protocol.JsonRpcError;
-import dev.tern.protocol.JsonRpcFailure;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
-import dev.tern.protocol.JsonRpcResponse;
-import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 
@@ -45,14 +39,11 @@ final class StdioMcpTransport implements McpTransport {
     private final JsonRpcCodec codec;
     private final Consumer<JsonRpcNotification> notifications;
     private final Consumer<String> stderrListener;
-    private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
+    private final PendingRequests pending = new PendingRequests();
     private final ArrayDeque<String> stderrTail = new ArrayDeque<>();
     private final Thread stderrDrain;
     private volatile boolean closed;
     private volatile McpClientException outputClosed;
-
-    private record Pending(CompletableFuture<McpReply> future, long sentNanos) {
-    }
 
     StdioMcpTransport(List<String> command, Map<String, String> environment, Path directory, Consumer<String> stderr,
             JsonRpcCodec codec, Consumer<JsonRpcNotification> notifications) {
@@ -83,12 +74,12 @@ final class StdioMcpTransport implements McpTransport {
     public CompletableFuture<McpReply> send(JsonRpcRequest request, ProtocolVersion version, List<String> extraHeaders) {
         CompletableFuture<McpReply> future = new CompletableFuture<>();
         long sent = System.nanoTime();
-        pending.put(request.id(), new Pending(future, sent));
+        pending.add(request.id(), future, sent);
         future.whenComplete((r, e) -> {
             Throwable cause = e == null ? null : McpClient.unwrap(e);
             boolean givenUp = cause instanceof java.util.concurrent.TimeoutException
                     || cause instanceof java.util.concurrent.CancellationException;
-            if (pending.remove(request.id()) != null && givenUp && !closed && outputClosed == null) {
+            if (pending.remove(request.id()) && givenUp && !closed && outputClosed == null) {
                 // given up on (timeout, cancellation): tell the server to stop working on it
                 ObjectNode params = Json.object();
                 params.set("requestId", Json.mapper().valueToTree(idValue(request.id())));
@@ -209,30 +200,13 @@ final class StdioMcpTransport implements McpTransport {
         if (!(decoded instanceof Decoded.Single single)) {
             return;
         }
-        switch (single.message()) {
-            case JsonRpcResponse r -> {
-                Pending p = r.id() == null ? null : pending.remove(r.id());
-                if (p != null) {
-                    McpReply reply = switch (r) {
-                        case JsonRpcResult ok -> new McpReply(ok.result(), null, null, p.sentNanos(), now, now);
-                        case JsonRpcFailure f -> new McpReply(null, f.error(), null, p.sentNanos(), now, now);
-                    };
-                    p.future().complete(reply);
-                }
+        pending.receive(single.message(), now, notifications, answer -> {
+            try {
+                write(answer);
+            } catch (McpClientException ignored) {
+                // the process is gone; the reader will notice
             }
-            case JsonRpcNotification n -> notifications.accept(n);
-            case JsonRpcRequest r -> {
-                JsonRpcMessage answer = r.method().equals("ping")
-                        ? new JsonRpcResult(r.id(), Json.object())
-                        : new JsonRpcFailure(r.id(), JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
-                                "Method not found: this client does not support " + r.method()));
-                try {
-                    write(answer);
-                } catch (McpClientException ignored) {
-                    // the process is gone; the reader will notice
-                }
-            }
-        }
+        });
     }
 
     private void drainStderr() {
@@ -270,12 +244,7 @@ final class StdioMcpTransport implements McpTransport {
     }
 
     private void failAll(McpClientException cause) {
-        for (RequestId id : pending.keySet()) {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.future().completeExceptionally(cause);
-            }
-        }
+        pending.failAll(cause);
     }
 
     private String exitNote() {

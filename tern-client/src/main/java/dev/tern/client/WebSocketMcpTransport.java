@@ -2,23 +2,16 @@ package dev.tern.client;
 
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import dev.tern.client.http.WebSocketClient;
 import dev.tern.protocol.Decoded;
-import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcCodec;
-import dev.tern.protocol.JsonRpcError;
-import dev.tern.protocol.JsonRpcFailure;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
-import dev.tern.protocol.JsonRpcResponse;
-import dev.tern.protocol.JsonRpcResult;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 
@@ -34,12 +27,9 @@ final class WebSocketMcpTransport implements McpTransport {
     private final WebSocketClient.Builder builder;
     private final JsonRpcCodec codec;
     private final Consumer<JsonRpcNotification> notifications;
-    private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
+    private final PendingRequests pending = new PendingRequests();
     private CompletableFuture<WebSocketClient> connection;
     private volatile boolean closed;
-
-    private record Pending(CompletableFuture<McpReply> future, long sentNanos) {
-    }
 
     WebSocketMcpTransport(URI uri, WebSocketClient.Builder builder, JsonRpcCodec codec,
             Consumer<JsonRpcNotification> notifications) {
@@ -57,12 +47,12 @@ final class WebSocketMcpTransport implements McpTransport {
     @Override
     public CompletableFuture<McpReply> send(JsonRpcRequest request, ProtocolVersion version, List<String> extraHeaders) {
         CompletableFuture<McpReply> future = new CompletableFuture<>();
-        pending.put(request.id(), new Pending(future, System.nanoTime()));
+        pending.add(request.id(), future, System.nanoTime());
         future.whenComplete((r, e) -> {
             Throwable cause = e == null ? null : McpClient.unwrap(e);
             boolean givenUp = cause instanceof java.util.concurrent.TimeoutException
                     || cause instanceof java.util.concurrent.CancellationException;
-            if (pending.remove(request.id()) != null && givenUp && !closed) {
+            if (pending.remove(request.id()) && givenUp && !closed) {
                 // given up on (timeout, cancellation): tell the server to stop working on it
                 ObjectNode params = Json.object();
                 params.set("requestId", Json.mapper().valueToTree(switch (request.id()) {
@@ -131,32 +121,11 @@ final class WebSocketMcpTransport implements McpTransport {
         if (!(decoded instanceof Decoded.Single single)) {
             return;
         }
-        switch (single.message()) {
-            case JsonRpcResponse r -> {
-                Pending p = r.id() == null ? null : pending.remove(r.id());
-                if (p != null) {
-                    McpReply reply = switch (r) {
-                        case JsonRpcResult ok -> new McpReply(ok.result(), null, null, p.sentNanos(), now, now);
-                        case JsonRpcFailure f -> new McpReply(null, f.error(), null, p.sentNanos(), now, now);
-                    };
-                    p.future().complete(reply);
-                }
-            }
-            case JsonRpcNotification n -> notifications.accept(n);
-            case JsonRpcRequest r -> write(r.method().equals("ping")
-                    ? new JsonRpcResult(r.id(), Json.object())
-                    : new JsonRpcFailure(r.id(), JsonRpcError.of(ErrorCodes.METHOD_NOT_FOUND,
-                            "Method not found: this client does not support " + r.method())));
-        }
+        pending.receive(single.message(), now, notifications, this::write);
     }
 
     private void failAll(McpClientException cause) {
-        for (RequestId id : pending.keySet()) {
-            Pending p = pending.remove(id);
-            if (p != null) {
-                p.future().completeExceptionally(cause);
-            }
-        }
+        pending.failAll(cause);
     }
 
     @Override
