@@ -164,7 +164,10 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
         }
         SLOW.log("Closing the WebSocket connection from {0}: more than {1} bytes queued for a client not reading",
                 ctx.channel().remoteAddress(), maxBufferedBytes);
-        closeWith(WebSocketCloseStatus.POLICY_VIOLATION, "Messages are not being read");
+        // A client that does not read has no input left to linger for: the connection closes once the frame is out.
+        closing = true;
+        channel.close();
+        closeWith(ctx, WebSocketCloseStatus.POLICY_VIOLATION, "Messages are not being read", ChannelFutureListener.CLOSE);
     }
 
     /** On the event loop: reads on only while the client takes what is written and the in-flight limit allows. */
@@ -246,11 +249,17 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
 
     /**
      * Sends a close frame and closes the connection once it is written, or after a grace period if the client does
-     * not take it.
+     * not take it. What the client still sends is read and thrown away meanwhile: closing with unread input would
+     * reset the connection, and a reset can destroy the close frame before the client reads it.
      */
     static void closeWith(ChannelHandlerContext ctx, WebSocketCloseStatus status, String reason) {
+        closeWith(ctx, status, reason, LingeringClose.INSTANCE);
+    }
+
+    private static void closeWith(ChannelHandlerContext ctx, WebSocketCloseStatus status, String reason,
+            ChannelFutureListener afterwards) {
         ctx.channel().config().setAutoRead(false);
-        ctx.writeAndFlush(new CloseWebSocketFrame(status, reason)).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(new CloseWebSocketFrame(status, reason)).addListener(afterwards);
         ctx.executor().schedule(() -> {
             ctx.channel().close();
         }, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
