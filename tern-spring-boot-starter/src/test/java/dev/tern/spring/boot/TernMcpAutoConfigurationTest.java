@@ -29,6 +29,25 @@ class TernMcpAutoConfigurationTest {
     }
 
     @Test
+    void aBeanBehindAClassProxyIsCalledThroughItsAdvice() {
+        java.util.concurrent.atomic.AtomicInteger advised = new java.util.concurrent.atomic.AtomicInteger();
+        org.springframework.aop.framework.ProxyFactory proxies = new org.springframework.aop.framework.ProxyFactory(new Clock());
+        proxies.setProxyTargetClass(true);
+        proxies.addAdvice((org.aopalliance.intercept.MethodInterceptor) invocation -> {
+            advised.incrementAndGet();
+            return invocation.proceed();
+        });
+        Clock proxy = (Clock) proxies.getProxy();
+        runner.withBean(Clock.class, () -> proxy).run(context -> {
+            McpServer server = context.getBean(McpServer.class);
+            assertThat(server.tools()).extracting(tool -> tool.name()).containsExactly("hour");
+            var response = dev.tern.testing.TestClient.modern(server).callTool("hour", null);
+            assertThat(response.result().path("content").get(0).path("text").asString()).isEqualTo("12");
+            assertThat(advised).hasValue(1);
+        });
+    }
+
+    @Test
     void anApplicationsOwnServerReplacesTheAutoConfiguredOne() {
         McpServer own = McpServer.builder().info("own", "9").build();
         runner.withBean(Clock.class).withBean(McpServer.class, () -> own).run(context -> {
