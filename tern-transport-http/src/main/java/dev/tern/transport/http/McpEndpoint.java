@@ -623,7 +623,11 @@ final class McpEndpoint {
     /** The request's principal: the one its token stands for, or else the one the application's resolver names. */
     String principal(HttpHeaders headers, HttpExchange exchange) {
         dev.tern.auth.AccessPrincipal authenticated = exchange.principal();
-        return authenticated != null ? authenticated.name() : options.sessions().principals().principal(headers::get);
+        if (authenticated != null) {
+            return authenticated.name();
+        }
+        PrincipalResolver principals = options.sessions().principals();
+        return principals == PrincipalResolver.ANONYMOUS ? null : principals.principal(headers::get);
     }
 
     /**
