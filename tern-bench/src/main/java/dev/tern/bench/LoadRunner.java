@@ -17,6 +17,9 @@ import java.util.function.Consumer;
 
 import org.HdrHistogram.Histogram;
 
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+
 /**
  * Runs load against one target: {@link #open()} it once, then {@link #run} one or more {@link LoadSpec}s (a sweep
  * runs several on the same target), then {@link #close()}. Not for concurrent runs.
@@ -149,41 +152,119 @@ public final class LoadRunner implements AutoCloseable {
                 ticker.series());
     }
 
-    private void runOpenLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight) {
-        long measuredSent = 0;
-        long segmentStart = m.startNanos;
-        List<LoadSpec.RateStep> segments = new ArrayList<>();
-        if (!spec.warmup().isZero()) {
-            segments.add(new LoadSpec.RateStep(spec.rate(), spec.warmup()));
+    private void runOpenLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight) throws Exception {
+        ScheduledExecutorService io = target.ioThread();
+        if (io != null) {
+            Paced paced = new Paced(io, m, spec, inFlight);
+            io.execute(paced);
+            awaitEnd(paced.done, m.startNanos + spec.warmup().toNanos() + spec.duration().toNanos(), spec);
+            return;
         }
-        segments.addAll(spec.steps());
-        int firstPhase = spec.warmup().isZero() ? 0 : -1;
-        for (int s = 0; s < segments.size(); s++) {
-            LoadSpec.RateStep segment = segments.get(s);
-            int phase = firstPhase + s;
-            long length = segment.duration().toNanos();
-            double interval = 1e9 / segment.rate();
-            for (long i = 0; ; i++) {
-                long offset = (long) (i * interval);
-                if (offset >= length) {
-                    break;
-                }
-                if (phase != Measurement.WARMUP && spec.maxRequests() > 0 && measuredSent >= spec.maxRequests()) {
-                    return;
-                }
-                long intended = segmentStart + offset;
-                waitUntil(intended);
-                if (phase != Measurement.WARMUP) {
-                    measuredSent++;
-                }
-                if (inFlight.get() >= spec.maxInFlight()) {
-                    m.record(intended, phase, Outcome.failed(Outcome.Status.OVERFLOW,
-                            "more than " + spec.maxInFlight() + " requests in flight"), System.nanoTime());
-                    continue;
-                }
-                send(m, intended, phase, spec.requestTimeout(), inFlight);
+        Schedule schedule = new Schedule(m, spec);
+        while (schedule.next()) {
+            waitUntil(schedule.intended);
+            sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight);
+        }
+    }
+
+    /** The instants of an open loop's requests: the warm-up at the first rate, then each rate step in turn. */
+    private static final class Schedule {
+        private final List<LoadSpec.RateStep> segments = new ArrayList<>();
+        private final int firstPhase;
+        private final long maxRequests;
+        private int segment = -1;
+        private long index;
+        private long segmentStart;
+        private long length;
+        private double interval;
+        private long measuredSent;
+        long intended;
+        int phase;
+
+        Schedule(Measurement m, LoadSpec spec) {
+            if (!spec.warmup().isZero()) {
+                segments.add(new LoadSpec.RateStep(spec.rate(), spec.warmup()));
             }
-            segmentStart += length;
+            segments.addAll(spec.steps());
+            firstPhase = spec.warmup().isZero() ? 0 : -1;
+            maxRequests = spec.maxRequests();
+            segmentStart = m.startNanos;
+        }
+
+        /** Moves to the next request; false once the schedule, or the measured request count, is used up. */
+        boolean next() {
+            while (true) {
+                if (segment >= 0) {
+                    long offset = (long) (index * interval);
+                    if (offset < length) {
+                        if (phase != Measurement.WARMUP && maxRequests > 0 && measuredSent >= maxRequests) {
+                            return false;
+                        }
+                        index++;
+                        intended = segmentStart + offset;
+                        if (phase != Measurement.WARMUP) {
+                            measuredSent++;
+                        }
+                        return true;
+                    }
+                    segmentStart += length;
+                }
+                if (++segment >= segments.size()) {
+                    return false;
+                }
+                LoadSpec.RateStep step = segments.get(segment);
+                phase = firstPhase + segment;
+                length = step.duration().toNanos();
+                interval = 1e9 / step.rate();
+                index = 0;
+            }
+        }
+    }
+
+    /** An open loop run on the target's I/O thread: each turn sends what is due, then sleeps until the next. */
+    private final class Paced implements Runnable {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        private final ScheduledExecutorService io;
+        private final Measurement m;
+        private final LoadSpec spec;
+        private final AtomicInteger inFlight;
+        private final Schedule schedule;
+        private boolean pending;
+
+        Paced(ScheduledExecutorService io, Measurement m, LoadSpec spec, AtomicInteger inFlight) {
+            this.io = io;
+            this.m = m;
+            this.spec = spec;
+            this.inFlight = inFlight;
+            this.schedule = new Schedule(m, spec);
+            this.pending = schedule.next();
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (pending) {
+                    long wait = schedule.intended - System.nanoTime();
+                    if (wait > EARLY_WAKE_NANOS) {
+                        io.schedule(this, wait, TimeUnit.NANOSECONDS);
+                        return;
+                    }
+                    sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight);
+                    pending = schedule.next();
+                }
+                done.complete(null);
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        }
+    }
+
+    private void sendOrRefuse(Measurement m, long intended, int phase, LoadSpec spec, AtomicInteger inFlight) {
+        if (inFlight.get() >= spec.maxInFlight()) {
+            m.record(intended, phase, Outcome.failed(Outcome.Status.OVERFLOW,
+                    "more than " + spec.maxInFlight() + " requests in flight"), System.nanoTime());
+        } else {
+            send(m, intended, phase, spec.requestTimeout(), inFlight);
         }
     }
 
@@ -206,18 +287,41 @@ public final class LoadRunner implements AutoCloseable {
         } catch (RuntimeException e) {
             reply = CompletableFuture.completedFuture(Outcome.transport(e));
         }
-        return reply.completeOnTimeout(m.timeoutOutcome, timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .handle((outcome, error) -> {
-                    long now = System.nanoTime();
-                    m.record(timedFrom, phase, outcome != null ? outcome : Outcome.transport(error), now);
-                    // Only once recorded: the run ends when nothing is in flight.
-                    inFlight.decrementAndGet();
-                    return null;
-                });
+        CompletableFuture<Outcome> answer = reply;
+        Timeout timer = answer.isDone() ? null
+                : Timeouts.WHEEL.newTimeout(t -> answer.complete(m.timeoutOutcome), timeout.toNanos(),
+                        TimeUnit.NANOSECONDS);
+        return answer.handle((outcome, error) -> {
+            if (timer != null) {
+                timer.cancel();
+            }
+            long now = System.nanoTime();
+            m.record(timedFrom, phase, outcome != null ? outcome : Outcome.transport(error), now);
+            // Only once recorded: the run ends when nothing is in flight.
+            inFlight.decrementAndGet();
+            return null;
+        });
     }
 
-    private void runClosedLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight) throws InterruptedException {
+    /**
+     * Request timeouts on one timer wheel: arming and cancelling one is a queue operation, where a scheduled executor
+     * would wake its thread once per request to drop the cancelled task.
+     */
+    private static final class Timeouts {
+        static final HashedWheelTimer WHEEL = new HashedWheelTimer(
+                r -> Thread.ofPlatform().daemon().name("tern-bench-timeouts").unstarted(r),
+                10, TimeUnit.MILLISECONDS, 512);
+    }
+
+    private void runClosedLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight) throws Exception {
         long end = m.measureFromNanos + spec.duration().toNanos();
+        ScheduledExecutorService io = target.ioThread();
+        if (io != null) {
+            Chains chains = new Chains(io, m, spec, inFlight, end);
+            io.execute(chains::start);
+            awaitEnd(chains.done, end, spec);
+            return;
+        }
         AtomicLong measuredSent = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> workers = new ArrayList<>();
@@ -246,6 +350,85 @@ public final class LoadRunner implements AutoCloseable {
             }
         }
         stop.set(true);
+    }
+
+    /**
+     * A closed loop run on the target's I/O thread: each of the spec's connections is a chain that sends its next
+     * request from the previous one's reply, as wrk does. Every field is touched on that thread only.
+     */
+    private final class Chains {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        private final ScheduledExecutorService io;
+        private final Measurement m;
+        private final LoadSpec spec;
+        private final AtomicInteger inFlight;
+        private final long end;
+        private Thread ioThread;
+        private int running;
+        private long measuredSent;
+        private boolean stopped;
+
+        Chains(ScheduledExecutorService io, Measurement m, LoadSpec spec, AtomicInteger inFlight, long end) {
+            this.io = io;
+            this.m = m;
+            this.spec = spec;
+            this.inFlight = inFlight;
+            this.end = end;
+        }
+
+        void start() {
+            ioThread = Thread.currentThread();
+            long wait = m.startNanos - System.nanoTime();
+            if (wait > EARLY_WAKE_NANOS) {
+                io.schedule(this::start, wait, TimeUnit.NANOSECONDS);
+                return;
+            }
+            running = spec.connections();
+            for (int c = 0; c < spec.connections(); c++) {
+                step();
+            }
+        }
+
+        private void step() {
+            try {
+                long now = System.nanoTime();
+                int phase = now - m.measureFromNanos < 0 ? Measurement.WARMUP : 0;
+                if (!stopped && phase == 0 && spec.maxRequests() > 0 && ++measuredSent > spec.maxRequests()) {
+                    stopped = true;
+                }
+                if (stopped || now - end >= 0) {
+                    if (--running == 0) {
+                        done.complete(null);
+                    }
+                    return;
+                }
+                CompletableFuture<Void> sent = send(m, now, phase, spec.requestTimeout(), inFlight);
+                if (sent.isDone()) {
+                    // A reply that came at once goes through the queue, so that a chain never recurses.
+                    io.execute(this::step);
+                } else {
+                    sent.whenComplete((v, e) -> {
+                        if (Thread.currentThread() == ioThread) {
+                            step();
+                        } else {
+                            io.execute(this::step);
+                        }
+                    });
+                }
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        }
+    }
+
+    /** Waits for a loop run on the I/O thread to end, at most a request timeout and a margin past its last send. */
+    private static void awaitEnd(CompletableFuture<Void> done, long lastSendNanos, LoadSpec spec) throws Exception {
+        long deadline = lastSendNanos + spec.requestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(5);
+        try {
+            done.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the load did not end within a request timeout of its last send", e);
+        }
     }
 
     private static void awaitDrained(AtomicInteger inFlight, Duration max) {

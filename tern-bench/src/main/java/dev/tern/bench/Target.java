@@ -1,6 +1,7 @@
 package dev.tern.bench;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * What the bench loads: an MCP server over HTTP or stdio, a REST endpoint, or anything that answers requests.
@@ -27,6 +28,14 @@ public interface Target extends AutoCloseable {
 
     /** Counts what the server served from its result cache, for targets that can tell; null otherwise. */
     default CacheTally cacheTally() {
+        return null;
+    }
+
+    /**
+     * The one I/O thread the target's connections run on, if it has a single one; null otherwise. The runner then
+     * paces and chains requests on that thread, so a request costs no hand-off between threads (no wake-up).
+     */
+    default ScheduledExecutorService ioThread() {
         return null;
     }
 

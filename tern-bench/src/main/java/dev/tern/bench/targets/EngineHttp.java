@@ -4,6 +4,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import dev.tern.bench.ConnectionObserver;
 import dev.tern.bench.Outcome;
@@ -15,6 +17,11 @@ import dev.tern.client.http.HttpCall;
 import dev.tern.client.http.HttpClientEngine;
 import dev.tern.client.http.HttpProtocol;
 import dev.tern.client.http.HttpReply;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
 
 /**
  * HTTP over Tern's client engine: a keep-alive pool (HTTP/1.1) or multiplexed streams (h2c, h2), with connect and TLS
@@ -23,11 +30,15 @@ import dev.tern.client.http.HttpReply;
 final class EngineHttp implements AutoCloseable {
     final HttpVersion version;
     final HttpClientEngine engine;
+    /** One I/O thread for all connections, as {@code wrk -t1} has: the runner paces requests on it. */
+    private final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1,
+            Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     private volatile ConnectionObserver observer = ConnectionObserver.NONE;
 
     EngineHttp(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
         this.version = version;
         HttpClientEngine.Builder b = HttpClientEngine.builder(uri)
+                .eventLoopGroup(io)
                 .protocol(switch (version) {
                     case HTTP_1_1 -> HttpProtocol.HTTP_1_1;
                     case H2C -> HttpProtocol.H2C;
@@ -59,6 +70,10 @@ final class EngineHttp implements AutoCloseable {
         this.observer = o == null ? ConnectionObserver.NONE : o;
     }
 
+    ScheduledExecutorService ioThread() {
+        return io.next();
+    }
+
     CompletableFuture<HttpReply> send(HttpCall call) {
         return engine.send(call);
     }
@@ -75,5 +90,6 @@ final class EngineHttp implements AutoCloseable {
     @Override
     public void close() {
         engine.close();
+        io.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 }

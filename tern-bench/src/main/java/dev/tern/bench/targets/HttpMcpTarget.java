@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -165,6 +166,11 @@ public final class HttpMcpTarget implements Target {
     @Override
     public CacheTally cacheTally() {
         return tally;
+    }
+
+    @Override
+    public ScheduledExecutorService ioThread() {
+        return http.ioThread();
     }
 
     @Override

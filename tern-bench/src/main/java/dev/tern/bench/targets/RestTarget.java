@@ -3,6 +3,7 @@ package dev.tern.bench.targets;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 
 import dev.tern.bench.ConnectionObserver;
 import dev.tern.bench.Operation;
@@ -44,6 +45,11 @@ public final class RestTarget implements Target {
         return http.send(call).thenApply(r -> EngineHttp.timed(r, r.status() / 100 == 2 ? Outcome.ok()
                 : Outcome.failed(Outcome.Status.HTTP_STATUS, "HTTP " + r.status() + " "
                         + McpWire.abbreviate(r.bodyText()))));
+    }
+
+    @Override
+    public ScheduledExecutorService ioThread() {
+        return http.ioThread();
     }
 
     @Override
