@@ -16,6 +16,7 @@ import dev.tern.examples.Examples;
 import dev.tern.observability.Observability;
 import dev.tern.redis.Redis;
 import dev.tern.redis.RedisEventStore;
+import dev.tern.redis.RedisNotificationBus;
 import dev.tern.redis.RedisSessionStore;
 import dev.tern.bench.Durations;
 import dev.tern.server.CachePolicy;
@@ -255,11 +256,22 @@ final class ServeCommand implements Callable<Integer> {
                         + "seals requestState and signs session ids");
             }
             McpObserver observer = observability == null ? McpObserver.off() : observability.observer();
+            if (redis != null) {
+                try {
+                    sharedState = Redis.connect(redis);
+                    notices = new RedisNotificationBus(sharedState);
+                } catch (RuntimeException e) {
+                    System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
+                    closeRedis(sharedState);
+                    return 1;
+                }
+            }
             server = Examples.create(example, (path, description, handler) ->
                     exampleRoutes.add(new ExampleRoute(path, description, handler)),
                     b -> withSecrets(b).observer(observer));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
+            closeRedis(sharedState);
             return 2;
         }
         try {
@@ -272,6 +284,7 @@ final class ServeCommand implements Callable<Integer> {
                 observability.close();
             }
             System.err.println("tern serve: --cache-tool: " + e.getMessage());
+            closeRedis(sharedState);
             return 2;
         }
         try {
@@ -322,14 +335,6 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
             return 2;
-        }
-        Redis sharedState;
-        try {
-            sharedState = redis == null ? null : Redis.connect(redis);
-        } catch (RuntimeException e) {
-            System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
-            server.close();
-            return 1;
         }
         if (sharedState != null) {
             builder.sessions(s -> s.store(new RedisSessionStore(sharedState)).eventStore(new RedisEventStore(sharedState)));
@@ -427,6 +432,9 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private McpServer.Builder withSecrets(McpServer.Builder builder) {
+        if (notices != null) {
+            builder.notificationBus(notices);
+        }
         if (!shared.present()) {
             return builder;
         }
@@ -434,7 +442,14 @@ final class ServeCommand implements Callable<Integer> {
         return builder.requestStateKeys(keys.get(0), keys.subList(1, keys.size()).toArray(byte[][]::new));
     }
 
-    private static void closeRedis(Redis redis) {
+    /** The connection to Redis of {@code --redis}, and the bus on it, or null. */
+    private Redis sharedState;
+    private RedisNotificationBus notices;
+
+    private void closeRedis(Redis redis) {
+        if (notices != null) {
+            notices.close();
+        }
         if (redis != null) {
             redis.close();
         }

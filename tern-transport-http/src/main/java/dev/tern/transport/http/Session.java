@@ -46,6 +46,7 @@ final class Session implements Outbound {
     private final boolean serverTiming;
     private final ServerChannel channel;
     private final SessionStore store;
+    private final dev.tern.server.NotificationBus bus;
     private final Duration idleTimeout;
     /** The revision of the state this node holds, as the {@link SessionStore} numbered it. */
     volatile long revision;
@@ -99,6 +100,7 @@ final class Session implements Outbound {
         this.id = id;
         this.codec = codec;
         this.events = events;
+        this.bus = server.notificationBus();
         this.channel = server.connect(this);
     }
 
@@ -233,6 +235,7 @@ final class Session implements Outbound {
     public void sessionStateChanged() {
         if (store.shared()) {
             revision = store.save(id, principal, channel.legacyState(), idleTimeout);
+            bus.publish(new dev.tern.server.NotificationBus.SessionChanged(id));
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.server.McpServer;
+import dev.tern.server.NotificationBus;
 import dev.tern.server.SessionStore;
 
 /**
@@ -46,6 +47,36 @@ final class SessionManager {
         this.codec = codec;
         this.maxSessions = maxSessions;
         this.idleTimeout = idleTimeout;
+        if (store.shared()) {
+            server.notificationBus().subscribe(notice -> {
+                if (notice instanceof NotificationBus.SessionChanged changed) {
+                    changedElsewhere(changed.sessionId());
+                }
+            });
+        }
+    }
+
+    /**
+     * Another node changed or ended a session: this node's copy takes that up now rather than on its next request
+     * here, since a client may only be listening on this node (its GET stream) for what its subscriptions bring.
+     */
+    private void changedElsewhere(String id) {
+        Session s = sessions.get(id);
+        if (s == null) {
+            return;
+        }
+        try {
+            current(s);
+        } catch (dev.tern.server.StoreUnavailableException e) {
+            s.revision = -1; // taken up on the session's next request here, when the store answers again
+        }
+    }
+
+    /** Tells the other nodes that a session's shared state changed or that it ended. */
+    void publishChanged(Session session) {
+        if (store.shared()) {
+            server.notificationBus().publish(new NotificationBus.SessionChanged(session.id));
+        }
     }
 
     /**
@@ -170,6 +201,7 @@ final class SessionManager {
         if (drop(session, retry)) {
             try {
                 store.remove(session.id);
+                publishChanged(session);
             } finally {
                 events.removeSession(session.id);
             }
