@@ -191,7 +191,8 @@ final class ServeCommand implements Callable<Integer> {
     String accessLog;
 
     @CommandLine.Option(names = "--redis", paramLabel = "URI",
-            description = "Share legacy sessions and their SSE events with the other nodes through Redis "
+            description = "Share legacy sessions, their SSE events, list changes and resource updates with the "
+                    + "other nodes through Redis "
                     + "(redis://host:port[/db], rediss:// for TLS), so that any node behind a balancer serves any "
                     + "session (default: each node keeps its own in memory).")
     String redis;
