@@ -16,8 +16,8 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
- * The nodes of a cluster telling each other of list changes, resource updates and session changes on one Redis
- * pub/sub channel, {@code tern:notices}. Each message names the node that published it, so a node skips its own.
+ * The nodes of a cluster telling each other of list changes, resource updates, session changes and clients' responses
+ * on one Redis pub/sub channel, {@code tern:notices}. Each message names the node that published it, so a node skips its own.
  * Pub/sub delivers at most once: a node cut off from Redis misses what was published meanwhile. Received notices are
  * handed to the receivers in order on one thread of the bus's own, never on Lettuce's I/O threads, so a receiver may
  * call Redis. Thread-safe; close it before the {@link Redis} it was built on.
@@ -102,6 +102,7 @@ public final class RedisNotificationBus implements NotificationBus, AutoCloseabl
             case ListChanged c -> "l" + c.list();
             case ResourceUpdated u -> "r" + u.uri();
             case SessionChanged s -> "s" + s.sessionId();
+            case ClientResponse r -> "c" + r.sessionId() + "\n" + new String(r.message(), StandardCharsets.UTF_8);
         };
         return (node + text).getBytes(StandardCharsets.UTF_8);
     }
@@ -113,6 +114,11 @@ public final class RedisNotificationBus implements NotificationBus, AutoCloseabl
             case 'l' -> new ListChanged(value);
             case 'r' -> new ResourceUpdated(value);
             case 's' -> new SessionChanged(value);
+            case 'c' -> {
+                int end = value.indexOf('\n');
+                yield end < 0 ? null : new ClientResponse(value.substring(0, end),
+                        value.substring(end + 1).getBytes(StandardCharsets.UTF_8));
+            }
             default -> null;
         };
     }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.ElicitResult;
 import dev.tern.protocol.model.ReadResourceResult;
 import dev.tern.protocol.model.ResourceContents;
 import dev.tern.server.CacheScope;
@@ -103,6 +104,13 @@ class ClusterNotificationsTest {
                         .build())
                 .tool(ToolSpec.builder("noop").description("Does nothing.")
                         .handler((ctx, args) -> CallToolResult.text("nothing")).build())
+                .tool(ToolSpec.builder("greet").description("Asks the user's name, then greets them.")
+                        .handler((ctx, args) -> {
+                            ElicitResult answer = ctx.elicit("Your name?", (tools.jackson.databind.node.ObjectNode)
+                                    Json.mapper().readTree("{\"type\":\"object\",\"properties\":"
+                                            + "{\"name\":{\"type\":\"string\"}}}"));
+                            return CallToolResult.text("hello " + answer.content().path("name").asString());
+                        }).build())
                 .build();
         HttpServerTransport transport = HttpServerTransport.builder(server).port(0)
                 .sessions(s -> s.store(new RedisSessionStore(redis)).eventStore(new RedisEventStore(redis)))
@@ -222,6 +230,48 @@ class ClusterNotificationsTest {
     }
 
     @Test
+    void aClientAnswersAnElicitationThroughTheOtherNodeAndTheToolWaitingOnTheFirstGetsTheAnswer() throws Exception {
+        String session = initialize(a);
+        BlockingQueue<JsonNode> call = listen(HttpRequest.newBuilder(URI.create(a.transport().url()))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+                        + "\"params\":{\"name\":\"greet\",\"arguments\":{}}}")));
+        JsonNode ask = next(call);
+        assertThat(ask.path("method").asString()).isEqualTo("elicitation/create");
+
+        HttpResponse<String> answered = call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":"
+                + Json.mapper().writeValueAsString(ask.get("id"))
+                + ",\"result\":{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}}");
+        assertThat(answered.statusCode()).isEqualTo(202);
+
+        JsonNode result = next(call);
+        assertThat(result.path("id").asInt()).isEqualTo(5);
+        assertThat(result.path("result").path("content").get(0).path("text").asString()).isEqualTo("hello Ada");
+    }
+
+    @Test
+    void aResponseNoNodeWaitsForIsDroppedEverywhere() throws Exception {
+        String session = initialize(a);
+        assertThat(call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":\"nobody\",\"result\":{}}").statusCode())
+                .isEqualTo(202);
+        assertThat(call(a, session, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"noop\",\"arguments\":{}}}").body()).contains("nothing");
+    }
+
+    @Test
+    void aClientResponseCrossesTheBusWhole() {
+        byte[] json = "{\"jsonrpc\":\"2.0\",\"id\":\"n1-1\",\"result\":{\"text\":\"two\\nlines ü\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        NotificationBus.Notice decoded = RedisNotificationBus.decode(RedisNotificationBus.encode("0123456789abcdef",
+                new NotificationBus.ClientResponse("session-1", json)));
+        assertThat(decoded).isInstanceOfSatisfying(NotificationBus.ClientResponse.class, r -> {
+            assertThat(r.sessionId()).isEqualTo("session-1");
+            assertThat(r.message()).isEqualTo(json);
+        });
+    }
+
+    @Test
     void aNoticeOfAKindANodeDoesNotKnowIsIgnored() {
         byte[] known = RedisNotificationBus.encode("0123456789abcdef", new NotificationBus.ListChanged("tools"));
         assertThat(RedisNotificationBus.decode(known)).isEqualTo(new NotificationBus.ListChanged("tools"));
@@ -288,7 +338,7 @@ class ClusterNotificationsTest {
 
     private String initialize(Node node) throws Exception {
         HttpResponse<String> init = call(node, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
                 + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
         assertThat(init.statusCode()).isEqualTo(200);
         String session = init.headers().firstValue("mcp-session-id").orElseThrow();

@@ -72,6 +72,8 @@ public final class McpServer implements AutoCloseable {
     private final NotificationBus bus;
     /** Coalesces the list changes published to other nodes as those sent to clients are; null on a single node. */
     private final @Nullable ListChanges publishedChanges;
+    /** What the ids of requests to clients start with on this node of a cluster; null on a single node. */
+    private final @Nullable String requestIdPrefix;
     private volatile boolean closed;
     private final boolean listOnlyPermitted;
 
@@ -110,6 +112,8 @@ public final class McpServer implements AutoCloseable {
         this.bus = b.bus;
         this.publishedChanges = bus == NotificationBus.LOCAL ? null
                 : new ListChanges(this, kind -> bus.publish(new NotificationBus.ListChanged(kind.list())));
+        this.requestIdPrefix = bus == NotificationBus.LOCAL ? null
+                : "n" + Long.toHexString(new java.security.SecureRandom().nextLong()) + "-";
         bus.subscribe(this::received);
     }
 
@@ -397,6 +401,9 @@ public final class McpServer implements AutoCloseable {
             case NotificationBus.SessionChanged ignored -> {
                 // the transport holding the sessions subscribes for these itself
             }
+            case NotificationBus.ClientResponse ignored -> {
+                // as are these
+            }
         }
     }
 
@@ -426,6 +433,10 @@ public final class McpServer implements AutoCloseable {
 
     ServerConfig config() {
         return config;
+    }
+
+    @Nullable String requestIdPrefix() {
+        return requestIdPrefix;
     }
 
     /**

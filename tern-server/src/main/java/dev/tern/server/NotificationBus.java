@@ -3,8 +3,8 @@ package dev.tern.server;
 import java.util.function.Consumer;
 
 /**
- * How the nodes of a cluster tell each other what their clients must hear of: list changes, resource updates, and
- * changes to the legacy sessions they share. A node delivers what it publishes to its own clients itself, so a bus
+ * How the nodes of a cluster tell each other what their clients must hear of: list changes, resource updates,
+ * changes to the legacy sessions they share, and clients' responses to requests another node sent. A node delivers what it publishes to its own clients itself, so a bus
  * carries each {@link Notice} to the other nodes only, never back to the one that published it. The default,
  * {@link #LOCAL}, has no other nodes and costs nothing. Implementations must be thread-safe; {@link #publish} must not
  * block on the network.
@@ -41,6 +41,13 @@ public interface NotificationBus {
 
     /** A legacy session's shared state changed or it ended: a node holding a copy takes it up again. */
     record SessionChanged(String sessionId) implements Notice {
+    }
+
+    /**
+     * A 2025-11-25 client answered, through this node, a request another node sent it on the session
+     * {@code sessionId}: {@code message} is the response's JSON, for the node waiting for it.
+     */
+    record ClientResponse(String sessionId, byte[] message) implements Notice {
     }
 
     /** Sends {@code notice} to every other node; failures are the bus's to log, never the caller's. */

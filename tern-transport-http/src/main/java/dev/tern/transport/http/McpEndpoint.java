@@ -388,7 +388,7 @@ final class McpEndpoint {
                 }
             }
             case JsonRpcResponse r -> {
-                session.channel().receive(r);
+                sessions.response(session, r);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
             }
         }

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.tern.protocol.Decoded;
 import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.server.McpServer;
 import dev.tern.server.NotificationBus;
 import dev.tern.server.SessionStore;
@@ -51,6 +53,8 @@ final class SessionManager {
             server.notificationBus().subscribe(notice -> {
                 if (notice instanceof NotificationBus.SessionChanged changed) {
                     changedElsewhere(changed.sessionId());
+                } else if (notice instanceof NotificationBus.ClientResponse response) {
+                    answeredElsewhere(response);
                 }
             });
         }
@@ -69,6 +73,26 @@ final class SessionManager {
             current(s);
         } catch (dev.tern.server.StoreUnavailableException e) {
             s.revision = -1; // taken up on the session's next request here, when the store answers again
+        }
+    }
+
+    /**
+     * A client's response to a request the server sent it: to the channel waiting for it, or, when none waits on this
+     * node, to the other nodes, one of which sent the request.
+     */
+    void response(Session session, JsonRpcResponse response) {
+        if (!store.shared() || session.channel().awaits(response.id())) {
+            session.channel().receive(response);
+        } else {
+            server.notificationBus().publish(new NotificationBus.ClientResponse(session.id, codec.encode(response)));
+        }
+    }
+
+    private void answeredElsewhere(NotificationBus.ClientResponse notice) {
+        Session s = sessions.get(notice.sessionId());
+        if (s != null && codec.decode(notice.message()) instanceof Decoded.Single single
+                && single.message() instanceof JsonRpcResponse response && s.channel().awaits(response.id())) {
+            s.channel().receive(response);
         }
     }
 
