@@ -48,6 +48,11 @@ final class Session implements Outbound {
     private final SessionStore store;
     private final dev.tern.server.NotificationBus bus;
     private final Duration idleTimeout;
+    /**
+     * The thread whose request could not save the session's state because the store is down, until its failure
+     * response goes out: as a 503 with Retry-After, like every other request that needs the store.
+     */
+    private volatile Thread storeFailedOn;
     /** The revision of the state this node holds, as the {@link SessionStore} numbered it. */
     volatile long revision;
     private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
@@ -234,7 +239,12 @@ final class Session implements Outbound {
     @Override
     public void sessionStateChanged() {
         if (store.shared()) {
-            revision = store.save(id, principal, channel.legacyState(), idleTimeout);
+            try {
+                revision = store.save(id, principal, channel.legacyState(), idleTimeout);
+            } catch (StoreUnavailableException e) {
+                storeFailedOn = Thread.currentThread();
+                throw e;
+            }
             bus.publish(new dev.tern.server.NotificationBus.SessionChanged(id));
         }
     }
@@ -288,7 +298,11 @@ final class Session implements Outbound {
             }
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
-            if (last && open && !sink.streaming()) {
+            if (last && open && !sink.streaming() && message instanceof dev.tern.protocol.JsonRpcFailure
+                    && storeFailedOn == Thread.currentThread()) {
+                storeFailedOn = null;
+                McpEndpoint.storeUnavailable(sink, codec, relatedTo);
+            } else if (last && open && !sink.streaming()) {
                 sink.json(HttpResponseStatus.OK, sink.encode(codec, message));
             } else {
                 byte[] json = codec.encode(message);
