@@ -251,6 +251,73 @@ class ClusterNotificationsTest {
     }
 
     @Test
+    void whenItsNodeShutsDownAStandaloneStreamEndsWithARetryHintAndCarriesOnOnAnotherNode() throws Exception {
+        String session = initialize(a);
+        HttpResponse<Stream<String>> get = http.send(HttpRequest.newBuilder(URI.create(a.transport().url())).GET()
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                .header("MCP-Protocol-Version", "2025-11-25").timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        assertThat(get.statusCode()).isEqualTo(200);
+        BlockingQueue<String> lines = lines(get.body());
+        Thread.sleep(200);
+        b.server().addTool(ToolSpec.builder("first").description("Added at run time.")
+                .handler((ctx, args) -> CallToolResult.text("first")).build());
+        List<String> before = untilData(lines, "notifications/tools/list_changed");
+        String lastId = before.stream().filter(l -> l.startsWith("id: ")).reduce((x, y) -> y).orElseThrow()
+                .substring(4);
+
+        long started = System.nanoTime();
+        a.transport().close();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("an idle node shuts down at once")
+                .isLessThan(Duration.ofSeconds(5));
+        List<String> rest = new ArrayList<>();
+        for (String line = lines.poll(10, TimeUnit.SECONDS); line != null && !line.equals(END);
+                line = lines.poll(10, TimeUnit.SECONDS)) {
+            rest.add(line);
+        }
+        assertThat(rest).as("the stream ends with a hint to come back").anyMatch(l -> l.startsWith("retry: "));
+
+        BlockingQueue<JsonNode> resumed = listen(HttpRequest.newBuilder(URI.create(b.transport().url())).GET()
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                .header("MCP-Protocol-Version", "2025-11-25").header("Last-Event-ID", lastId));
+        Thread.sleep(200);
+        b.server().addTool(ToolSpec.builder("second").description("Added at run time.")
+                .handler((ctx, args) -> CallToolResult.text("second")).build());
+        assertThat(next(resumed).path("method").asString()).isEqualTo("notifications/tools/list_changed");
+        assertThat(resumed.poll(500, TimeUnit.MILLISECONDS)).as("nothing arrives twice").isNull();
+    }
+
+    private static final String END = "\u0000end";
+
+    /** The lines of a stream as they come, then {@link #END}. */
+    private BlockingQueue<String> lines(Stream<String> body) {
+        open.add(body);
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread.startVirtualThread(() -> {
+            try {
+                body.forEach(lines::add);
+            } catch (RuntimeException closed) {
+                // ended under the reader
+            }
+            lines.add(END);
+        });
+        return lines;
+    }
+
+    /** The lines up to and including the data line holding {@code text}. */
+    private static List<String> untilData(BlockingQueue<String> lines, String text) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        while (true) {
+            String line = lines.poll(10, TimeUnit.SECONDS);
+            assertThat(line).as("%s within 10 s, after %s", text, seen).isNotNull().isNotEqualTo(END);
+            seen.add(line);
+            if (line.startsWith("data: ") && line.contains(text)) {
+                return seen;
+            }
+        }
+    }
+
+    @Test
     void aResponseNoNodeWaitsForIsDroppedEverywhere() throws Exception {
         String session = initialize(a);
         assertThat(call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":\"nobody\",\"result\":{}}").statusCode())

@@ -30,6 +30,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 final class Session implements Outbound {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
     private static final Duration RECONNECT = Duration.ofSeconds(1);
+    /**
+     * What the ids of standalone streams start with, so that a node that did not open one carries it on when the
+     * client resumes it there (its node shut down), instead of replaying it and ending it as a request's stream.
+     */
+    private static final String STANDALONE = "g";
 
     final String id;
     /** What the server's observer is told of this session's life; set once it is initialized. */
@@ -163,7 +168,7 @@ final class Session implements Outbound {
     boolean openStream(HttpExchange exchange, String lastEventId, Duration keepAlive) {
         Optional<EventStore.Replay> replay = lastEventId == null ? Optional.empty() : events.replayAfter(id, lastEventId);
         if (replay.isPresent()) {
-            resume(exchange, replay.get(), keepAlive);
+            resume(exchange, replay.get(), lastEventId, keepAlive);
             return true;
         }
         synchronized (this) {
@@ -171,7 +176,7 @@ final class Session implements Outbound {
             if (current != null && current.live()) {
                 return false;
             }
-            Stream stream = newStream(exchange);
+            Stream stream = new Stream(STANDALONE + events.streamId(STREAMS_OPENED.incrementAndGet(this)), exchange);
             getStream = stream;
             exchange.onClientGone(() -> stream.detach(exchange));
             synchronized (stream) {
@@ -181,10 +186,24 @@ final class Session implements Outbound {
         }
     }
 
-    private void resume(HttpExchange exchange, EventStore.Replay replay, Duration keepAlive) {
+    private void resume(HttpExchange exchange, EventStore.Replay replay, String lastEventId, Duration keepAlive) {
         Stream stream = liveStream(replay.streamId());
+        boolean adopted = false;
+        if (stream == null && replay.streamId().startsWith(STANDALONE)) {
+            synchronized (this) {
+                if (getStream == null) {
+                    stream = new Stream(replay.streamId(), null);
+                    getStream = stream;
+                    adopted = true;
+                }
+            }
+        }
         Object lock = stream != null ? stream : this;
         synchronized (lock) {
+            if (adopted) {
+                // what was sent on it between the first read and its adoption here is in the store too
+                replay = events.replayAfter(id, lastEventId).orElse(replay);
+            }
             exchange.startStream(null, RECONNECT, keepAlive);
             for (EventStore.Event e : replay.events()) {
                 exchange.event(e.message(), e.id(), false);
@@ -196,8 +215,9 @@ final class Session implements Outbound {
             if (stream.sink != null && stream.sink != exchange) {
                 stream.sink.end(null);
             }
-            stream.sink = exchange;
-            exchange.onClientGone(() -> stream.detach(exchange));
+            Stream resumed = stream;
+            resumed.sink = exchange;
+            exchange.onClientGone(() -> resumed.detach(exchange));
         }
     }
 
