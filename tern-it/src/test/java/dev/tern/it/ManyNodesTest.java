@@ -196,6 +196,65 @@ class ManyNodesTest {
         }
     }
 
+    @Test
+    void aSigtermedNodeEndsItsStreamWithARetryHintAndTheSessionHearsOfChangesOnAnotherNode() throws Exception {
+        List<TernProcess> nodes = new ArrayList<>();
+        List<Stream<String>> streams = new ArrayList<>();
+        try (RedisServer redis = RedisServer.start()) {
+            List<String> urls = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                TernProcess node = TernProcess.main(StreamingNodeMain.class, redis.uri(), SECRET);
+                nodes.add(node);
+                urls.add(awaitUrl(node));
+            }
+            String a = urls.get(0);
+            String b = urls.get(1);
+            String session = initialize(a);
+            HttpResponse<Stream<String>> get = http.send(HttpRequest.newBuilder(URI.create(a)).GET()
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-11-25").timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            assertThat(get.statusCode()).isEqualTo(200);
+            streams.add(get.body());
+            Iterator<String> lines = get.body().iterator();
+            String lastId = null;
+            while (lastId == null && lines.hasNext()) {
+                String line = lines.next();
+                if (line.startsWith("id: ")) {
+                    lastId = line.substring(4);
+                }
+            }
+            assertThat(lastId).as("the stream's priming id").isNotNull();
+
+            long started = System.nanoTime();
+            nodes.get(0).process().destroy(); // SIGTERM
+            boolean retryHint = false;
+            while (lines.hasNext()) {
+                String line = lines.next();
+                retryHint |= line.startsWith("retry: ");
+                if (line.startsWith("id: ")) {
+                    lastId = line.substring(4);
+                }
+            }
+            assertThat(retryHint).as("the stream ended with a hint to come back").isTrue();
+            assertThat(nodes.get(0).process().waitFor(15, TimeUnit.SECONDS)).as("the node exited").isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+
+            BlockingQueue<JsonNode> resumed = sse(streams, HttpRequest.newBuilder(URI.create(b)).GET()
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-11-25").header("Last-Event-ID", lastId));
+            HttpResponse<String> added = http.send(modern(b, "tools/call", "add_tool",
+                    "\"name\":\"add_tool\",\"arguments\":{}").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(added.body()).contains("added");
+            assertThat(next(resumed).path("method").asString()).isEqualTo("notifications/tools/list_changed");
+        } finally {
+            streams.forEach(Stream::close);
+            for (TernProcess node : nodes) {
+                node.close();
+            }
+        }
+    }
+
     /** A 2026-07-28 request to one node; {@code params} are the members besides {@code _meta}. */
     private static HttpRequest.Builder modern(String url, String method, String name, String params) {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"" + method + "\",\"params\":{\"_meta\":{"
