@@ -83,6 +83,69 @@ class ManyNodesTest {
     }
 
     @Test
+    void theJavaSdkRunsASessionWithElicitationAndListChangesThroughThreeNodes() throws Exception {
+        List<TernProcess> nodes = new ArrayList<>();
+        try (RedisServer redis = RedisServer.start()) {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                TernProcess node = TernProcess.main(StreamingNodeMain.class, redis.uri(), SECRET);
+                nodes.add(node);
+                ports.add(port(awaitUrl(node)));
+            }
+            try (Nginx nginx = Nginx.start(ports)) {
+                java.util.concurrent.CountDownLatch toolsChanged = new java.util.concurrent.CountDownLatch(1);
+                var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport
+                        .builder(nginx.url("/mcp")).connectTimeout(Duration.ofSeconds(30)).build();
+                var client = io.modelcontextprotocol.client.McpClient.sync(transport)
+                        .clientInfo(io.modelcontextprotocol.spec.McpSchema.Implementation.builder("many-nodes-java",
+                                "1").build())
+                        .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30))
+                        .capabilities(io.modelcontextprotocol.spec.McpSchema.ClientCapabilities.builder().elicitation()
+                                .build())
+                        .elicitation(request -> io.modelcontextprotocol.spec.McpSchema.ElicitResult.builder(
+                                io.modelcontextprotocol.spec.McpSchema.ElicitResult.Action.ACCEPT)
+                                .content(Map.of("name", "Ada")).build())
+                        .toolsChangeConsumer(tools -> toolsChanged.countDown())
+                        .build();
+                try {
+                    client.initialize();
+                    for (int i = 0; i < 3; i++) {
+                        assertThat(client.listTools().tools()).extracting(t -> t.name()).contains("greet");
+                        var greeted = client.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest
+                                .builder("greet").arguments(Map.of()).build());
+                        assertThat(greeted.isError()).isNotEqualTo(Boolean.TRUE);
+                        assertThat(((io.modelcontextprotocol.spec.McpSchema.TextContent) greeted.content().get(0))
+                                .text()).isEqualTo("hello Ada");
+                    }
+                    client.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("add_tool")
+                            .arguments(Map.of()).build());
+                    assertThat(toolsChanged.await(15, TimeUnit.SECONDS))
+                            .as("the tools' list change reached the client's stream, whichever node holds it").isTrue();
+                } finally {
+                    client.closeGracefully();
+                }
+                Map<String, Set<String>> nodesOfSession = new HashMap<>();
+                for (String line : nginx.accessLog()) {
+                    String[] fields = line.split(" ");
+                    if (fields.length == 4 && fields[1].startsWith("2") && !fields[3].equals("-")) {
+                        nodesOfSession.computeIfAbsent(fields[3], k -> new HashSet<>()).add(fields[2]);
+                    }
+                }
+                assertThat(nodesOfSession).as("nginx: %s", nginx.accessLog()).hasSize(1);
+                assertThat(nodesOfSession.values().iterator().next()).as("the nodes that served the session")
+                        .hasSize(3);
+            }
+            StringBuilder stderr = new StringBuilder();
+            nodes.forEach(n -> stderr.append(n.stderr()));
+            JavaSdkClientHttpTest.assertNoServerErrors(stderr.toString());
+        } finally {
+            for (TernProcess node : nodes) {
+                node.close();
+            }
+        }
+    }
+
+    @Test
     void redisWithoutASharedSecretIsRefusedInOneLine() throws Exception {
         try (TernProcess tern = TernProcess.main(dev.tern.cli.Main.class, "serve", "--port", "0", "--redis",
                 "redis://127.0.0.1:1")) {

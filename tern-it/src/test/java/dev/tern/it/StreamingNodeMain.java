@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A node sharing its sessions and notices through Redis, with a tool that streams: {@code ticks} sends {@code count}
- * progress notifications {@code intervalMs} apart, then its result; {@code add_tool} adds a tool and {@code touch}
+ * progress notifications {@code intervalMs} apart, then its result; {@code greet} asks the user's name
+ * (elicitation); {@code add_tool} adds a tool and {@code touch}
  * tells subscribers that {@code mem://doc} changed, for the clients of every node to hear of. Run as {@code StreamingNodeMain REDIS_URI SECRET}; it
  * prints its URL and serves until its stdin ends or it is killed.
  */
@@ -42,6 +43,13 @@ public final class StreamingNodeMain {
                             self.get().addTool(ToolSpec.builder("added").description("Added at run time.")
                                     .handler((c, x) -> CallToolResult.text("added")).build());
                             return CallToolResult.text("added");
+                        }).build())
+                .tool(ToolSpec.builder("greet").description("Asks the user's name (elicitation), then greets them.")
+                        .handler((ctx, a) -> {
+                            var answer = ctx.elicit("Your name?", (ObjectNode) Json.mapper().readTree(
+                                    "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}"));
+                            return CallToolResult.text("hello " + (answer.content() == null ? "nobody"
+                                    : answer.content().path("name").asString()));
                         }).build())
                 .tool(ToolSpec.builder("touch").description("Tells the subscribers of mem://doc that it changed.")
                         .handler((ctx, a) -> {
