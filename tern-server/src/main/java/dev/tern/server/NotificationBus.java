@@ -4,10 +4,10 @@ import java.util.function.Consumer;
 
 /**
  * How the nodes of a cluster tell each other what their clients must hear of: list changes, resource updates,
- * changes to the legacy sessions they share, and clients' responses to requests another node sent. A node delivers what it publishes to its own clients itself, so a bus
- * carries each {@link Notice} to the other nodes only, never back to the one that published it. The default,
- * {@link #LOCAL}, has no other nodes and costs nothing. Implementations must be thread-safe; {@link #publish} must not
- * block on the network.
+ * changes to the legacy sessions they share, and clients' responses to requests another node sent. A node delivers
+ * what it publishes to its own clients itself, so a bus carries each {@link Notice} to the other nodes only, never
+ * back to the one that published it. The default, {@link #LOCAL}, has no other nodes and costs nothing.
+ * Implementations must be thread-safe; {@link #publish} must not block on the network.
  */
 public interface NotificationBus {
 
