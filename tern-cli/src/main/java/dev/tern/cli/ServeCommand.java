@@ -16,6 +16,7 @@ import dev.tern.examples.Examples;
 import dev.tern.observability.Observability;
 import dev.tern.redis.Redis;
 import dev.tern.redis.RedisEventStore;
+import dev.tern.redis.RedisNotificationBus;
 import dev.tern.redis.RedisSessionStore;
 import dev.tern.bench.Durations;
 import dev.tern.server.CachePolicy;
@@ -190,7 +191,8 @@ final class ServeCommand implements Callable<Integer> {
     String accessLog;
 
     @CommandLine.Option(names = "--redis", paramLabel = "URI",
-            description = "Share legacy sessions and their SSE events with the other nodes through Redis "
+            description = "Share legacy sessions, their SSE events, list changes and resource updates with the "
+                    + "other nodes through Redis "
                     + "(redis://host:port[/db], rediss:// for TLS), so that any node behind a balancer serves any "
                     + "session (default: each node keeps its own in memory).")
     String redis;
@@ -255,11 +257,22 @@ final class ServeCommand implements Callable<Integer> {
                         + "seals requestState and signs session ids");
             }
             McpObserver observer = observability == null ? McpObserver.off() : observability.observer();
+            if (redis != null) {
+                try {
+                    sharedState = Redis.connect(redis);
+                    notices = new RedisNotificationBus(sharedState);
+                } catch (RuntimeException e) {
+                    System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
+                    closeRedis(sharedState);
+                    return 1;
+                }
+            }
             server = Examples.create(example, (path, description, handler) ->
                     exampleRoutes.add(new ExampleRoute(path, description, handler)),
                     b -> withSecrets(b).observer(observer));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
+            closeRedis(sharedState);
             return 2;
         }
         try {
@@ -272,6 +285,7 @@ final class ServeCommand implements Callable<Integer> {
                 observability.close();
             }
             System.err.println("tern serve: --cache-tool: " + e.getMessage());
+            closeRedis(sharedState);
             return 2;
         }
         try {
@@ -322,14 +336,6 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("tern serve: " + e.getMessage());
             server.close();
             return 2;
-        }
-        Redis sharedState;
-        try {
-            sharedState = redis == null ? null : Redis.connect(redis);
-        } catch (RuntimeException e) {
-            System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
-            server.close();
-            return 1;
         }
         if (sharedState != null) {
             builder.sessions(s -> s.store(new RedisSessionStore(sharedState)).eventStore(new RedisEventStore(sharedState)));
@@ -427,6 +433,9 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private McpServer.Builder withSecrets(McpServer.Builder builder) {
+        if (notices != null) {
+            builder.notificationBus(notices);
+        }
         if (!shared.present()) {
             return builder;
         }
@@ -434,7 +443,14 @@ final class ServeCommand implements Callable<Integer> {
         return builder.requestStateKeys(keys.get(0), keys.subList(1, keys.size()).toArray(byte[][]::new));
     }
 
-    private static void closeRedis(Redis redis) {
+    /** The connection to Redis of {@code --redis}, and the bus on it, or null. */
+    private Redis sharedState;
+    private RedisNotificationBus notices;
+
+    private void closeRedis(Redis redis) {
+        if (notices != null) {
+            notices.close();
+        }
         if (redis != null) {
             redis.close();
         }

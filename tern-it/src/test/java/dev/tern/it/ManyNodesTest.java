@@ -17,6 +17,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,7 +36,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Three Tern nodes sharing one Redis behind nginx, round robin without stickiness: a session opened on one node is
- * served by the others, and a stream whose node is killed resumes through another with every event once, in order.
+ * served by the others, a stream whose node is killed resumes through another with every event once, in order, and
+ * the clients of one node hear of what changed on another.
  */
 class ManyNodesTest {
     private static final String SECRET = "a secret every node of this test shares (32+ bytes)";
@@ -76,6 +79,69 @@ class ManyNodesTest {
             }
             assertThat(nodes).as("the nodes that served the session: %s", nginx.accessLog()).hasSize(3);
             JavaSdkClientHttpTest.assertNoServerErrors(a.stderr() + b.stderr() + c.stderr());
+        }
+    }
+
+    @Test
+    void theJavaSdkRunsASessionWithElicitationAndListChangesThroughThreeNodes() throws Exception {
+        List<TernProcess> nodes = new ArrayList<>();
+        try (RedisServer redis = RedisServer.start()) {
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                TernProcess node = TernProcess.main(StreamingNodeMain.class, redis.uri(), SECRET);
+                nodes.add(node);
+                ports.add(port(awaitUrl(node)));
+            }
+            try (Nginx nginx = Nginx.start(ports)) {
+                java.util.concurrent.CountDownLatch toolsChanged = new java.util.concurrent.CountDownLatch(1);
+                var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport
+                        .builder(nginx.url("/mcp")).connectTimeout(Duration.ofSeconds(30)).build();
+                var client = io.modelcontextprotocol.client.McpClient.sync(transport)
+                        .clientInfo(io.modelcontextprotocol.spec.McpSchema.Implementation.builder("many-nodes-java",
+                                "1").build())
+                        .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30))
+                        .capabilities(io.modelcontextprotocol.spec.McpSchema.ClientCapabilities.builder().elicitation()
+                                .build())
+                        .elicitation(request -> io.modelcontextprotocol.spec.McpSchema.ElicitResult.builder(
+                                io.modelcontextprotocol.spec.McpSchema.ElicitResult.Action.ACCEPT)
+                                .content(Map.of("name", "Ada")).build())
+                        .toolsChangeConsumer(tools -> toolsChanged.countDown())
+                        .build();
+                try {
+                    client.initialize();
+                    for (int i = 0; i < 3; i++) {
+                        assertThat(client.listTools().tools()).extracting(t -> t.name()).contains("greet");
+                        var greeted = client.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest
+                                .builder("greet").arguments(Map.of()).build());
+                        assertThat(greeted.isError()).isNotEqualTo(Boolean.TRUE);
+                        assertThat(((io.modelcontextprotocol.spec.McpSchema.TextContent) greeted.content().get(0))
+                                .text()).isEqualTo("hello Ada");
+                    }
+                    client.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("add_tool")
+                            .arguments(Map.of()).build());
+                    assertThat(toolsChanged.await(15, TimeUnit.SECONDS))
+                            .as("the tools' list change reached the client's stream, whichever node holds it").isTrue();
+                } finally {
+                    client.closeGracefully();
+                }
+                Map<String, Set<String>> nodesOfSession = new HashMap<>();
+                for (String line : nginx.accessLog()) {
+                    String[] fields = line.split(" ");
+                    if (fields.length == 4 && fields[1].startsWith("2") && !fields[3].equals("-")) {
+                        nodesOfSession.computeIfAbsent(fields[3], k -> new HashSet<>()).add(fields[2]);
+                    }
+                }
+                assertThat(nodesOfSession).as("nginx: %s", nginx.accessLog()).hasSize(1);
+                assertThat(nodesOfSession.values().iterator().next()).as("the nodes that served the session")
+                        .hasSize(3);
+            }
+            StringBuilder stderr = new StringBuilder();
+            nodes.forEach(n -> stderr.append(n.stderr()));
+            JavaSdkClientHttpTest.assertNoServerErrors(stderr.toString());
+        } finally {
+            for (TernProcess node : nodes) {
+                node.close();
+            }
         }
     }
 
@@ -142,6 +208,152 @@ class ManyNodesTest {
                 node.close();
             }
         }
+    }
+
+    @Test
+    void clientsOfOneNodeHearOfListChangesAndResourceUpdatesMadeOnAnotherInBothEras() throws Exception {
+        List<TernProcess> nodes = new ArrayList<>();
+        List<Stream<String>> streams = new ArrayList<>();
+        try (RedisServer redis = RedisServer.start()) {
+            List<String> urls = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                TernProcess node = TernProcess.main(StreamingNodeMain.class, redis.uri(), SECRET);
+                nodes.add(node);
+                urls.add(awaitUrl(node));
+            }
+            String a = urls.get(0);
+            String b = urls.get(1);
+            String session = initialize(a);
+            BlockingQueue<JsonNode> legacy = sse(streams, HttpRequest.newBuilder(URI.create(a)).GET()
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-11-25"));
+            BlockingQueue<JsonNode> listen = sse(streams, modern(a, "subscriptions/listen", null,
+                    "\"notifications\":{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"mem://doc\"]}"));
+            assertThat(next(listen).path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+            HttpResponse<String> subscribed = http.send(post(b, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                    + "\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"mem://doc\"}}"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(subscribed.statusCode()).as(subscribed.body()).isEqualTo(200);
+
+            HttpResponse<String> touched = http.send(post(b, session, "{\"jsonrpc\":\"2.0\",\"id\":3,"
+                    + "\"method\":\"tools/call\",\"params\":{\"name\":\"touch\",\"arguments\":{}}}"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(touched.body()).contains("touched");
+            HttpResponse<String> added = http.send(modern(b, "tools/call", "add_tool",
+                    "\"name\":\"add_tool\",\"arguments\":{}").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(added.body()).contains("added");
+
+            for (BlockingQueue<JsonNode> stream : List.of(legacy, listen)) {
+                assertThat(List.of(next(stream), next(stream))).extracting(m -> m.path("method").asString())
+                        .containsExactlyInAnyOrder("notifications/resources/updated",
+                                "notifications/tools/list_changed");
+            }
+            Thread.sleep(500);
+            assertThat(legacy).as("nothing arrives twice").isEmpty();
+            assertThat(listen).as("nothing arrives twice").isEmpty();
+        } finally {
+            streams.forEach(Stream::close);
+            for (TernProcess node : nodes) {
+                node.close();
+            }
+        }
+    }
+
+    @Test
+    void aSigtermedNodeEndsItsStreamWithARetryHintAndTheSessionHearsOfChangesOnAnotherNode() throws Exception {
+        List<TernProcess> nodes = new ArrayList<>();
+        List<Stream<String>> streams = new ArrayList<>();
+        try (RedisServer redis = RedisServer.start()) {
+            List<String> urls = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                TernProcess node = TernProcess.main(StreamingNodeMain.class, redis.uri(), SECRET);
+                nodes.add(node);
+                urls.add(awaitUrl(node));
+            }
+            String a = urls.get(0);
+            String b = urls.get(1);
+            String session = initialize(a);
+            HttpResponse<Stream<String>> get = http.send(HttpRequest.newBuilder(URI.create(a)).GET()
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-11-25").timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            assertThat(get.statusCode()).isEqualTo(200);
+            streams.add(get.body());
+            Iterator<String> lines = get.body().iterator();
+            String lastId = null;
+            while (lastId == null && lines.hasNext()) {
+                String line = lines.next();
+                if (line.startsWith("id: ")) {
+                    lastId = line.substring(4);
+                }
+            }
+            assertThat(lastId).as("the stream's priming id").isNotNull();
+
+            long started = System.nanoTime();
+            nodes.get(0).process().destroy(); // SIGTERM
+            boolean retryHint = false;
+            while (lines.hasNext()) {
+                String line = lines.next();
+                retryHint |= line.startsWith("retry: ");
+                if (line.startsWith("id: ")) {
+                    lastId = line.substring(4);
+                }
+            }
+            assertThat(retryHint).as("the stream ended with a hint to come back").isTrue();
+            assertThat(nodes.get(0).process().waitFor(15, TimeUnit.SECONDS)).as("the node exited").isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+
+            BlockingQueue<JsonNode> resumed = sse(streams, HttpRequest.newBuilder(URI.create(b)).GET()
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                    .header("MCP-Protocol-Version", "2025-11-25").header("Last-Event-ID", lastId));
+            HttpResponse<String> added = http.send(modern(b, "tools/call", "add_tool",
+                    "\"name\":\"add_tool\",\"arguments\":{}").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(added.body()).contains("added");
+            assertThat(next(resumed).path("method").asString()).isEqualTo("notifications/tools/list_changed");
+        } finally {
+            streams.forEach(Stream::close);
+            for (TernProcess node : nodes) {
+                node.close();
+            }
+        }
+    }
+
+    /** A 2026-07-28 request to one node; {@code params} are the members besides {@code _meta}. */
+    private static HttpRequest.Builder modern(String url, String method, String name, String params) {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"" + method + "\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"many-nodes\",\"version\":\"1\"}}," + params + "}}";
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        return name == null ? r : r.header("Mcp-Name", name);
+    }
+
+    /** Opens an SSE stream and hands its messages to the returned queue as they come. */
+    private BlockingQueue<JsonNode> sse(List<Stream<String>> open, HttpRequest.Builder request) throws Exception {
+        HttpResponse<Stream<String>> response = http.send(request.timeout(Duration.ofSeconds(60)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        Stream<String> lines = response.body();
+        open.add(lines);
+        BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
+        Thread.startVirtualThread(() -> {
+            try {
+                lines.filter(l -> l.startsWith("data: ") && l.length() > 6)
+                        .forEach(l -> messages.add(Json.mapper().readTree(l.substring(6))));
+            } catch (RuntimeException closed) {
+                // the test is over
+            }
+        });
+        return messages;
+    }
+
+    private static JsonNode next(BlockingQueue<JsonNode> stream) throws InterruptedException {
+        JsonNode m = stream.poll(15, TimeUnit.SECONDS);
+        assertThat(m).as("a message within 15 s").isNotNull();
+        return m;
     }
 
     /** One client's SSE stream of a {@code ticks} call: the ticks and event ids it saw, and whether the result came. */

@@ -20,9 +20,25 @@ public final class PendingRequests {
     private final ScheduledExecutorService scheduler;
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<RequestId, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+    /** What the ids start with, or null for numbers. */
+    private final String idPrefix;
 
     public PendingRequests(ScheduledExecutorService scheduler) {
+        this(scheduler, null);
+    }
+
+    /**
+     * Requests whose ids are strings starting with {@code idPrefix}, so that they differ from those of other
+     * senders on the same session (the other nodes of a cluster); null: numbered ids.
+     */
+    public PendingRequests(ScheduledExecutorService scheduler, String idPrefix) {
         this.scheduler = scheduler;
+        this.idPrefix = idPrefix;
+    }
+
+    /** Whether a request with that id is waiting for its response. */
+    public boolean awaits(RequestId id) {
+        return pending.containsKey(id);
     }
 
     /** A request awaiting its response. */
@@ -35,7 +51,8 @@ public final class PendingRequests {
      * {@link #failAll} is given. However it completes (the caller may cancel it too), the request is forgotten.
      */
     public Outgoing register(Duration timeout) {
-        RequestId id = RequestId.of(nextId.getAndIncrement());
+        RequestId id = idPrefix == null ? RequestId.of(nextId.getAndIncrement())
+                : RequestId.of(idPrefix + nextId.getAndIncrement());
         CompletableFuture<JsonNode> future = new CompletableFuture<>();
         // registered before the timer exists: a timer that fires at once must find the request
         pending.put(id, future);

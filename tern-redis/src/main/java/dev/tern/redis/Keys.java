@@ -10,6 +10,9 @@ final class Keys {
     private Keys() {
     }
 
+    /** The pub/sub channel on which nodes tell each other what their clients must hear of. */
+    static final String NOTICES = PREFIX + "notices";
+
     /** A legacy session's principal, state and revision (a hash). */
     static String session(String sessionId) {
         return PREFIX + "{" + sessionId + "}:s";

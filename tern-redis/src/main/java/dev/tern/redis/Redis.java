@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 
@@ -28,12 +29,14 @@ public final class Redis implements AutoCloseable {
     /** How long one command may take before its caller is told Redis is unavailable. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
+    private static final System.Logger LOG = System.getLogger("dev.tern.redis");
     private static final String LETTUCE_IO_URING = "io.lettuce.core.iouring";
 
     private final RedisClient client;
     private final ClientResources resources;
     private final StatefulRedisConnection<String, byte[]> connection;
     private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
+    private final RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
     private Redis(RedisClient client, ClientResources resources, StatefulRedisConnection<String, byte[]> connection) {
         this.client = client;
@@ -72,6 +75,24 @@ public final class Redis implements AutoCloseable {
             resources.shutdown(0, 2, TimeUnit.SECONDS);
             throw e;
         }
+    }
+
+    /** A connection of its own for subscribing to channels; Lettuce subscribes again whenever it reconnects. */
+    StatefulRedisPubSubConnection<String, byte[]> connectPubSub() {
+        try {
+            return client.connectPubSub(codec);
+        } catch (RedisException e) {
+            throw new StoreUnavailableException("Redis is unavailable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Publishes without waiting for Redis; a failure is logged, since a message nobody could receive is lost anyway. */
+    void publish(String channel, byte[] message) {
+        connection.async().publish(channel, message).whenComplete((receivers, failure) -> {
+            if (failure != null) {
+                LOG.log(System.Logger.Level.DEBUG, "A message to {0} was lost: {1}", channel, failure.getMessage());
+            }
+        });
     }
 
     RedisClusterCommands<String, byte[]> commands() {

@@ -24,7 +24,8 @@ import io.lettuce.core.StreamMessage;
  */
 public final class RedisEventStore implements EventStore {
     private static final Pattern ENTRY_ID = Pattern.compile("\\d{1,20}-\\d{1,20}");
-    private static final Pattern STREAM_ID = Pattern.compile("[0-9a-z]{1,16}\\.[0-9a-z]{1,16}");
+    /** A stream id of {@link #streamId}, which a transport may prefix with a letter of its own. */
+    private static final Pattern STREAM_ID = Pattern.compile("[a-z]?[0-9a-z]{1,16}\\.[0-9a-z]{1,16}");
     private static final String NOTHING_SENT = "0-0";
 
     private static final Script APPEND = new Script("""

@@ -116,6 +116,48 @@ class RedisOutageTest {
         }
     }
 
+    @Test
+    void anInitializeWhileRedisIsDownIsAnswered503WithRetryAfterLikeOtherSessionCalls() throws Exception {
+        McpServer server = McpServer.builder().build();
+        try (RedisServer redisServer = RedisServer.start(); Redis redis = Redis.connect(redisServer.uri())) {
+            HttpServerTransport transport = HttpServerTransport.builder(server).port(0)
+                    .sessions(s -> s.store(new RedisSessionStore(redis)).eventStore(new RedisEventStore(redis)))
+                    .build().start();
+            try {
+                String url = transport.url();
+                redisServer.stop();
+                for (int i = 0; i < 5; i++) {
+                    long started = System.nanoTime();
+                    HttpResponse<String> init = http.send(post(url, null, INITIALIZE).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(init.statusCode()).as(init.body()).isEqualTo(503);
+                    assertThat(init.headers().firstValue("retry-after")).contains("2");
+                    assertThat(Json.mapper().readTree(init.body()).path("id").asInt()).isEqualTo(1);
+                    assertThat(Duration.ofNanos(System.nanoTime() - started))
+                            .isLessThan(Redis.DEFAULT_TIMEOUT.plusSeconds(1));
+                }
+                redisServer.startAgain();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                String fresh = null;
+                while (fresh == null && System.nanoTime() < deadline) {
+                    try {
+                        fresh = initialize(url);
+                    } catch (AssertionError stillDown) {
+                        Thread.sleep(100);
+                    }
+                }
+                assertThat(fresh).as("a session opened once Redis was back").isNotNull();
+            } finally {
+                transport.close();
+                server.close();
+            }
+        }
+    }
+
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+            + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
     private String initialize(String url) throws Exception {
         HttpResponse<String> init = http.send(post(url, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                 + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"

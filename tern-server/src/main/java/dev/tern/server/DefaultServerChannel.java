@@ -58,7 +58,7 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     DefaultServerChannel(McpServer server, Outbound outbound) {
         this.server = server;
         this.outbound = outbound;
-        this.pending = new PendingRequests(server.scheduler());
+        this.pending = new PendingRequests(server.scheduler(), server.requestIdPrefix());
     }
 
     /** Who owns the legacy tasks this channel starts. */
@@ -369,6 +369,11 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
                 throw new IllegalStateException("a session's revision cannot change");
             }
         }
+    }
+
+    @Override
+    public boolean awaits(dev.tern.protocol.RequestId id) {
+        return pending.awaits(id);
     }
 
     void listChanged(FeatureRegistry.Kind kind) {

@@ -29,6 +29,21 @@ final class FeatureRegistry {
         Kind(String notification) {
             this.notification = notification;
         }
+
+        /** The list's name between nodes: {@code tools}, {@code resources}, {@code prompts}. */
+        String list() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The kind {@link #list} names, or null for a name this node does not know. */
+        static @org.jspecify.annotations.Nullable Kind of(String list) {
+            for (Kind k : values()) {
+                if (k.list().equals(list)) {
+                    return k;
+                }
+            }
+            return null;
+        }
     }
 
     private static final class Table<K, V> {

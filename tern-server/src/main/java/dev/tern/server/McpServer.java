@@ -69,6 +69,11 @@ public final class McpServer implements AutoCloseable {
     private volatile java.util.Map<String, CachePolicy> toolCachePolicies = java.util.Map.of();
     private final java.util.concurrent.atomic.AtomicLong featuresRevision = new java.util.concurrent.atomic.AtomicLong();
     private final McpObserver observer;
+    private final NotificationBus bus;
+    /** Coalesces the list changes published to other nodes as those sent to clients are; null on a single node. */
+    private final @Nullable ListChanges publishedChanges;
+    /** What the ids of requests to clients start with on this node of a cluster; null on a single node. */
+    private final @Nullable String requestIdPrefix;
     private volatile boolean closed;
     private final boolean listOnlyPermitted;
 
@@ -104,6 +109,12 @@ public final class McpServer implements AutoCloseable {
         this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
         this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker);
+        this.bus = b.bus;
+        this.publishedChanges = bus == NotificationBus.LOCAL ? null
+                : new ListChanges(this, kind -> bus.publish(new NotificationBus.ListChanged(kind.list())));
+        this.requestIdPrefix = bus == NotificationBus.LOCAL ? null
+                : "n" + Long.toHexString(new java.security.SecureRandom().nextLong()) + "-";
+        bus.subscribe(this::received);
     }
 
     public static Builder builder() {
@@ -302,6 +313,13 @@ public final class McpServer implements AutoCloseable {
 
     /** Tells the clients subscribed to {@code uri} that it changed, and drops its cached reads. */
     public void notifyResourceUpdated(String uri) {
+        resourceUpdated(uri);
+        if (bus != NotificationBus.LOCAL) {
+            bus.publish(new NotificationBus.ResourceUpdated(uri));
+        }
+    }
+
+    private void resourceUpdated(String uri) {
         results.invalidate(ResultCache.Kind.RESOURCE, uri);
         for (DefaultServerChannel c : channels) {
             c.resourceUpdated(uri);
@@ -361,6 +379,35 @@ public final class McpServer implements AutoCloseable {
 
     private void listChanged(FeatureRegistry.Kind kind) {
         featuresRevision.incrementAndGet();
+        deliverListChanged(kind);
+        if (publishedChanges != null) {
+            publishedChanges.changed(kind);
+        }
+    }
+
+    /** What another node published: its clients heard of it from that node, this node's clients hear of it here. */
+    private void received(NotificationBus.Notice notice) {
+        if (closed) {
+            return;
+        }
+        switch (notice) {
+            case NotificationBus.ListChanged c -> {
+                FeatureRegistry.Kind kind = FeatureRegistry.Kind.of(c.list());
+                if (kind != null) {
+                    deliverListChanged(kind);
+                }
+            }
+            case NotificationBus.ResourceUpdated u -> resourceUpdated(u.uri());
+            case NotificationBus.SessionChanged ignored -> {
+                // the transport holding the sessions subscribes for these itself
+            }
+            case NotificationBus.ClientResponse ignored -> {
+                // as are these
+            }
+        }
+    }
+
+    private void deliverListChanged(FeatureRegistry.Kind kind) {
         results.invalidate(switch (kind) {
             case TOOLS -> ResultCache.Kind.TOOL;
             case RESOURCES -> ResultCache.Kind.RESOURCE;
@@ -386,6 +433,18 @@ public final class McpServer implements AutoCloseable {
 
     ServerConfig config() {
         return config;
+    }
+
+    @Nullable String requestIdPrefix() {
+        return requestIdPrefix;
+    }
+
+    /**
+     * How this node tells the other nodes of a cluster what their clients must hear of; {@link NotificationBus#LOCAL}
+     * unless set.
+     */
+    public NotificationBus notificationBus() {
+        return bus;
     }
 
     /** Where this server and its transports report requests, sessions and counts; {@link McpObserver#off()} unless set. */
@@ -474,6 +533,7 @@ public final class McpServer implements AutoCloseable {
         private boolean listOnlyPermitted;
         private TaskStore taskStore;
         private McpObserver observer = McpObserver.off();
+        private NotificationBus bus = NotificationBus.LOCAL;
         private long resultCacheMaxBytes = 64L << 20;
         private int progressPerSecond = 20;
         private int logsPerSecond = 100;
@@ -613,6 +673,15 @@ public final class McpServer implements AutoCloseable {
         /** Where requests, sessions and the transports' counts are reported (default: {@link McpObserver#off()}). */
         public Builder observer(McpObserver observer) {
             this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /**
+         * How this node tells the other nodes serving the same clients of list changes and resource updates, and
+         * hears of theirs (default: {@link NotificationBus#LOCAL}, a single node).
+         */
+        public Builder notificationBus(NotificationBus bus) {
+            this.bus = Objects.requireNonNull(bus, "bus");
             return this;
         }
 

@@ -37,6 +37,15 @@ public interface ServerChannel extends AutoCloseable {
     /** Requests being served right now. */
     int inFlight();
 
+    /**
+     * Whether a request this channel sent the client ({@code elicitation/create}, {@code sampling/createMessage},
+     * {@code roots/list}) waits for a response with that id here; a response that none waits for may belong to
+     * another node serving the same session.
+     */
+    default boolean awaits(dev.tern.protocol.RequestId id) {
+        return false;
+    }
+
     /** Waits up to {@code timeout} for the in-flight requests to finish; returns true if they did. */
     boolean awaitIdle(Duration timeout) throws InterruptedException;
 

@@ -388,7 +388,7 @@ final class McpEndpoint {
                 }
             }
             case JsonRpcResponse r -> {
-                session.channel().receive(r);
+                sessions.response(session, r);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
             }
         }
@@ -640,9 +640,14 @@ final class McpEndpoint {
 
     /** 503 with Retry-After: the shared session store cannot answer now. */
     void storeUnavailable(HttpExchange exchange) {
+        storeUnavailable(exchange, codec, null);
+    }
+
+    /** As {@link #storeUnavailable(HttpExchange)}, answering the request {@code id}. */
+    static void storeUnavailable(HttpExchange exchange, JsonRpcCodec codec, RequestId id) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 2);
-        error(exchange, HttpResponseStatus.SERVICE_UNAVAILABLE, null, ErrorCodes.INTERNAL_ERROR,
-                "Service unavailable: the session store cannot be reached, retry shortly");
+        exchange.json(HttpResponseStatus.SERVICE_UNAVAILABLE, codec.encode(new JsonRpcFailure(id, JsonRpcError.of(
+                ErrorCodes.INTERNAL_ERROR, "Service unavailable: the session store cannot be reached, retry shortly"))));
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */

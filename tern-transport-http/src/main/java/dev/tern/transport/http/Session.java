@@ -30,6 +30,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 final class Session implements Outbound {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
     private static final Duration RECONNECT = Duration.ofSeconds(1);
+    /**
+     * What the ids of standalone streams start with, so that a node that did not open one carries it on when the
+     * client resumes it there (its node shut down), instead of replaying it and ending it as a request's stream.
+     */
+    private static final String STANDALONE = "g";
 
     final String id;
     /** What the server's observer is told of this session's life; set once it is initialized. */
@@ -46,7 +51,13 @@ final class Session implements Outbound {
     private final boolean serverTiming;
     private final ServerChannel channel;
     private final SessionStore store;
+    private final dev.tern.server.NotificationBus bus;
     private final Duration idleTimeout;
+    /**
+     * The thread whose request could not save the session's state because the store is down, until its failure
+     * response goes out: as a 503 with Retry-After, like every other request that needs the store.
+     */
+    private volatile Thread storeFailedOn;
     /** The revision of the state this node holds, as the {@link SessionStore} numbered it. */
     volatile long revision;
     private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
@@ -99,6 +110,7 @@ final class Session implements Outbound {
         this.id = id;
         this.codec = codec;
         this.events = events;
+        this.bus = server.notificationBus();
         this.channel = server.connect(this);
     }
 
@@ -156,7 +168,7 @@ final class Session implements Outbound {
     boolean openStream(HttpExchange exchange, String lastEventId, Duration keepAlive) {
         Optional<EventStore.Replay> replay = lastEventId == null ? Optional.empty() : events.replayAfter(id, lastEventId);
         if (replay.isPresent()) {
-            resume(exchange, replay.get(), keepAlive);
+            resume(exchange, replay.get(), lastEventId, keepAlive);
             return true;
         }
         synchronized (this) {
@@ -164,7 +176,7 @@ final class Session implements Outbound {
             if (current != null && current.live()) {
                 return false;
             }
-            Stream stream = newStream(exchange);
+            Stream stream = new Stream(STANDALONE + events.streamId(STREAMS_OPENED.incrementAndGet(this)), exchange);
             getStream = stream;
             exchange.onClientGone(() -> stream.detach(exchange));
             synchronized (stream) {
@@ -174,10 +186,24 @@ final class Session implements Outbound {
         }
     }
 
-    private void resume(HttpExchange exchange, EventStore.Replay replay, Duration keepAlive) {
+    private void resume(HttpExchange exchange, EventStore.Replay replay, String lastEventId, Duration keepAlive) {
         Stream stream = liveStream(replay.streamId());
+        boolean adopted = false;
+        if (stream == null && replay.streamId().startsWith(STANDALONE)) {
+            synchronized (this) {
+                if (getStream == null) {
+                    stream = new Stream(replay.streamId(), null);
+                    getStream = stream;
+                    adopted = true;
+                }
+            }
+        }
         Object lock = stream != null ? stream : this;
         synchronized (lock) {
+            if (adopted) {
+                // what was sent on it between the first read and its adoption here is in the store too
+                replay = events.replayAfter(id, lastEventId).orElse(replay);
+            }
             exchange.startStream(null, RECONNECT, keepAlive);
             for (EventStore.Event e : replay.events()) {
                 exchange.event(e.message(), e.id(), false);
@@ -189,8 +215,9 @@ final class Session implements Outbound {
             if (stream.sink != null && stream.sink != exchange) {
                 stream.sink.end(null);
             }
-            stream.sink = exchange;
-            exchange.onClientGone(() -> stream.detach(exchange));
+            Stream resumed = stream;
+            resumed.sink = exchange;
+            exchange.onClientGone(() -> resumed.detach(exchange));
         }
     }
 
@@ -232,7 +259,13 @@ final class Session implements Outbound {
     @Override
     public void sessionStateChanged() {
         if (store.shared()) {
-            revision = store.save(id, principal, channel.legacyState(), idleTimeout);
+            try {
+                revision = store.save(id, principal, channel.legacyState(), idleTimeout);
+            } catch (StoreUnavailableException e) {
+                storeFailedOn = Thread.currentThread();
+                throw e;
+            }
+            bus.publish(new dev.tern.server.NotificationBus.SessionChanged(id));
         }
     }
 
@@ -285,7 +318,11 @@ final class Session implements Outbound {
             }
             HttpExchange sink = stream.sink;
             boolean open = sink != null && sink.isOpen();
-            if (last && open && !sink.streaming()) {
+            if (last && open && !sink.streaming() && message instanceof dev.tern.protocol.JsonRpcFailure
+                    && storeFailedOn == Thread.currentThread()) {
+                storeFailedOn = null;
+                McpEndpoint.storeUnavailable(sink, codec, relatedTo);
+            } else if (last && open && !sink.streaming()) {
                 sink.json(HttpResponseStatus.OK, sink.encode(codec, message));
             } else {
                 byte[] json = codec.encode(message);

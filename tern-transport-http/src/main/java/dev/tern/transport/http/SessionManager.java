@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.tern.protocol.Decoded;
 import dev.tern.protocol.JsonRpcCodec;
+import dev.tern.protocol.JsonRpcResponse;
 import dev.tern.server.McpServer;
+import dev.tern.server.NotificationBus;
 import dev.tern.server.SessionStore;
 
 /**
@@ -46,6 +49,58 @@ final class SessionManager {
         this.codec = codec;
         this.maxSessions = maxSessions;
         this.idleTimeout = idleTimeout;
+        if (store.shared()) {
+            server.notificationBus().subscribe(notice -> {
+                if (notice instanceof NotificationBus.SessionChanged changed) {
+                    changedElsewhere(changed.sessionId());
+                } else if (notice instanceof NotificationBus.ClientResponse response) {
+                    answeredElsewhere(response);
+                }
+            });
+        }
+    }
+
+    /**
+     * Another node changed or ended a session: this node's copy takes that up now rather than on its next request
+     * here, since a client may only be listening on this node (its GET stream) for what its subscriptions bring.
+     */
+    private void changedElsewhere(String id) {
+        Session s = sessions.get(id);
+        if (s == null) {
+            return;
+        }
+        try {
+            current(s);
+        } catch (dev.tern.server.StoreUnavailableException e) {
+            s.revision = -1; // taken up on the session's next request here, when the store answers again
+        }
+    }
+
+    /**
+     * A client's response to a request the server sent it: to the channel waiting for it, or, when none waits on this
+     * node, to the other nodes, one of which sent the request.
+     */
+    void response(Session session, JsonRpcResponse response) {
+        if (!store.shared() || session.channel().awaits(response.id())) {
+            session.channel().receive(response);
+        } else {
+            server.notificationBus().publish(new NotificationBus.ClientResponse(session.id, codec.encode(response)));
+        }
+    }
+
+    private void answeredElsewhere(NotificationBus.ClientResponse notice) {
+        Session s = sessions.get(notice.sessionId());
+        if (s != null && codec.decode(notice.message()) instanceof Decoded.Single single
+                && single.message() instanceof JsonRpcResponse response && s.channel().awaits(response.id())) {
+            s.channel().receive(response);
+        }
+    }
+
+    /** Tells the other nodes that a session's shared state changed or that it ended. */
+    void publishChanged(Session session) {
+        if (store.shared()) {
+            server.notificationBus().publish(new NotificationBus.SessionChanged(session.id));
+        }
     }
 
     /**
@@ -170,6 +225,7 @@ final class SessionManager {
         if (drop(session, retry)) {
             try {
                 store.remove(session.id);
+                publishChanged(session);
             } finally {
                 events.removeSession(session.id);
             }
