@@ -26,7 +26,7 @@ import picocli.CommandLine;
             "", "The project builds against Tern's artifacts in the local Maven repository (./mvnw install in Tern)."})
 final class NewCommand implements Callable<Integer> {
     private static final String TEMPLATES = "new/";
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z.]+)}}");
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z0-9.]+)}}");
     private static final Pattern JAVA_PACKAGE =
             Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*(\\.[a-zA-Z_][a-zA-Z0-9_]*)*");
     private static final Pattern ARTIFACT_ID = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9._-]*");

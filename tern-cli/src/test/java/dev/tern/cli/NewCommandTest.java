@@ -84,6 +84,14 @@ class NewCommandTest {
         assertThat(tmp.resolve("p")).doesNotExist();
     }
 
+    @Test
+    void aPlaceholderWithoutAValueIsAnErrorNotAnEmptyString() {
+        assertThat(NewCommand.fill("v{{slf4j}} of {{name}}", java.util.Map.of("slf4j", "2", "name", "x")))
+                .isEqualTo("v2 of x");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> NewCommand.fill("{{nope}}", java.util.Map.of()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("{{nope}}");
+    }
+
     private static String ternVersion() throws Exception {
         Matcher m = Pattern.compile("<artifactId>tern-parent</artifactId>\\s*<version>([^<]+)</version>")
                 .matcher(Files.readString(ROOT.resolve("pom.xml")));
