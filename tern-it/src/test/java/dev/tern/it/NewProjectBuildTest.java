@@ -36,7 +36,7 @@ class NewProjectBuildTest {
             Pattern.compile("<artifactId>tern-parent</artifactId>\\s*<version>([^<]+)</version>");
 
     @Test
-    void aNewProjectBuildsOfflinePassesItsTestAndItsJarAnswersATerncall(@TempDir Path tmp) throws Exception {
+    void aNewProjectBuildsOfflinePassesItsTestAndItsJarAnswersAToolCallOverStdio(@TempDir Path tmp) throws Exception {
         Path project = tmp.resolve("weather");
         assertThat(Main.run("new", project.toString(), "--package", "com.acme.weather")).isZero();
         Path repository = ternRepository(tmp.resolve("repository"));
