@@ -182,6 +182,9 @@ final class OtelRequestObservation implements RequestObservation {
             }
             s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
         }
+        if (observer.status != null) {
+            observer.status.record(operation.method, operation.target, ended, ended - received, errorType, message);
+        }
         if (observer.accessLog != null) {
             String traceId = s != null && s.getSpanContext().isValid() ? s.getSpanContext().getTraceId() : null;
             observer.accessLog.write(new AccessLog.Entry(observer.clock.epochNanos(ended), operation.method,
