@@ -159,6 +159,11 @@ final class OtelRequestObservation implements RequestObservation {
         finish(nanoTime, c, c, message);
     }
 
+    @Override
+    public void endCancelled(long nanoTime, String reason) {
+        finish(nanoTime, McpAttributes.CANCELLED, null, reason);
+    }
+
     private void finish(long ended, String errorType, String statusCode, String message) {
         if (operation == null) {
             // The request ended before its envelope was decoded: there is no method to name it by.

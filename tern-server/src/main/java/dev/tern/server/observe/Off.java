@@ -111,6 +111,10 @@ final class Off implements McpObserver, RequestObservation, SessionObservation, 
     }
 
     @Override
+    public void endCancelled(long nanoTime, String reason) {
+    }
+
+    @Override
     public void endError(long nanoTime, String errorType) {
     }
 

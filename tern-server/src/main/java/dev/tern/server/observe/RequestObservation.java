@@ -64,6 +64,9 @@ public interface RequestObservation {
     /** The response was a JSON-RPC error. */
     void endError(long nanoTime, int code, String message);
 
+    /** The request was cancelled (by the client, or because its connection closed) and gets no response. */
+    void endCancelled(long nanoTime, String reason);
+
     /** Where the request's span is current; closing it restores what was current before. */
     interface Scope extends AutoCloseable {
         /** The scope of a request without a span: closing it does nothing. */

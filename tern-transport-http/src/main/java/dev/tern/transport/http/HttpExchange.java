@@ -172,6 +172,13 @@ final class HttpExchange {
         return observation;
     }
 
+    /** The observation, handed over once: to the server that answers the request, or to what refuses it. */
+    synchronized dev.tern.server.observe.RequestObservation takeObservation() {
+        var o = observation;
+        observation = null;
+        return o;
+    }
+
     /** How this exchange came: each HTTP/2 stream is a channel of its own. */
     dev.tern.server.observe.Transport transport() {
         return ctx.channel() instanceof io.netty.handler.codec.http2.Http2StreamChannel

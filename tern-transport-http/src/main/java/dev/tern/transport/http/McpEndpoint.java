@@ -98,6 +98,10 @@ final class McpEndpoint {
         return listens.size();
     }
 
+    dev.tern.server.observe.McpObserver observer() {
+        return server.observer();
+    }
+
     /** The endpoint's counts as the server's observer reads them. */
     dev.tern.server.observe.TransportStats stats() {
         return new dev.tern.server.observe.TransportStats() {
@@ -271,6 +275,9 @@ final class McpEndpoint {
 
     /** Serves a POST whose whole body has arrived. */
     void handlePost(HttpHeaders headers, byte[] body, HttpExchange exchange) {
+        if (server.observer().enabled()) {
+            Observations.principal(exchange, principal(headers, exchange));
+        }
         if (!admit(exchange)) {
             return;
         }
@@ -278,9 +285,6 @@ final class McpEndpoint {
             exchange.sseReplies();
         }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
-        if (server.observer().enabled()) {
-            Observations.start(server.observer(), headers, exchange, principal(headers, exchange));
-        }
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
         Decoded decoded = RequestDispatcher.isJson(contentType) ? codec.decode(body)
                 : encodings.decode(headers, contentType, body, exchange);
@@ -289,8 +293,14 @@ final class McpEndpoint {
             exchange.timing(timing);
         }
         switch (decoded) {
-            case Decoded.Invalid invalid -> exchange.reply(HttpResponseStatus.BAD_REQUEST, codec, invalid.failure());
-            case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
+            case Decoded.Invalid invalid -> {
+                exchange.reply(HttpResponseStatus.BAD_REQUEST, codec, invalid.failure());
+                Observations.refused(exchange, invalid.failure().error().code(), invalid.failure().error().message());
+            }
+            case Decoded.Ignored ignored -> {
+                exchange.empty(HttpResponseStatus.ACCEPTED);
+                Observations.unobserved(exchange);
+            }
             case Decoded.Batch batch -> batch(headers, batch, exchange);
             case Decoded.Single single -> single(headers, single.message(), exchange);
         }
@@ -379,6 +389,7 @@ final class McpEndpoint {
             case JsonRpcNotification n -> {
                 session.channel().receive(n);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
+                Observations.notification(exchange, n.method(), session.id);
                 if (n.method().equals("notifications/cancelled") && n.params() != null) {
                     JsonNode id = n.params().get("requestId");
                     RequestId cancelled = id == null ? null : RequestId.of(id);
@@ -390,13 +401,14 @@ final class McpEndpoint {
             case JsonRpcResponse r -> {
                 session.channel().receive(r);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
+                Observations.unobserved(exchange);
             }
         }
     }
 
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
         // One observation stands for one request: the requests of a batch (2025-03-26 only) go unobserved.
-        exchange.observation(null);
+        Observations.unobserved(exchange);
         String sessionId = headers.get(SESSION_ID);
         Session session;
         try {
@@ -480,8 +492,9 @@ final class McpEndpoint {
                     "Invalid request: clients must not send JSON-RPC responses in 2026-07-28");
             return;
         }
-        if (message instanceof JsonRpcNotification) {
+        if (message instanceof JsonRpcNotification n) {
             exchange.empty(HttpResponseStatus.ACCEPTED);
+            Observations.notification(exchange, n.method(), null);
             return;
         }
         JsonRpcRequest request = (JsonRpcRequest) message;
@@ -563,7 +576,7 @@ final class McpEndpoint {
 
         @Override
         public dev.tern.server.observe.RequestObservation observation(RequestId request) {
-            return id.equals(request) ? exchange.observation() : null;
+            return id.equals(request) ? exchange.takeObservation() : null;
         }
 
         @Override
@@ -718,11 +731,14 @@ final class McpEndpoint {
 
     /** 400 with the JSON-RPC error of a protocol rule the request broke. */
     private void refuse(HttpExchange exchange, RequestId id, McpException broken) {
-        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id, broken.toError())));
+        JsonRpcError error = broken.toError();
+        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id, error)));
+        Observations.refused(exchange, error.code(), error.message());
     }
 
     void error(HttpExchange exchange, HttpResponseStatus status, RequestId id, int code, String message) {
         exchange.json(status, codec.encode(new JsonRpcFailure(id, JsonRpcError.of(code, message))));
+        Observations.refused(exchange, code, message);
     }
 
     static byte[] health(boolean draining) {
