@@ -3,6 +3,7 @@ package dev.tern.observability;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.server.observe.Era;
+import dev.tern.server.observe.OutgoingObservation;
 import dev.tern.server.observe.RequestObservation;
 import dev.tern.server.observe.Transport;
 
@@ -135,6 +136,36 @@ final class OtelRequestObservation implements RequestObservation {
     public RequestObservation handlerEnded(long nanoTime) {
         this.handlerEnded = nanoTime;
         return this;
+    }
+
+    @Override
+    public OutgoingObservation outgoing(String method, long nanoTime) {
+        Span request = span();
+        if (request == null) {
+            return OutgoingObservation.NONE;
+        }
+        Span s = observer.tracer.spanBuilder(method)
+                .setSpanKind(SpanKind.CLIENT)
+                .setParent(parent.with(request))
+                .setStartTimestamp(observer.clock.epochNanos(nanoTime), TimeUnit.NANOSECONDS)
+                .setAttribute(McpAttributes.METHOD, method)
+                .startSpan();
+        if (session != null) {
+            s.setAttribute(McpAttributes.SESSION_ID, session);
+        }
+        return new OutgoingObservation() {
+            @Override
+            public void end(long ended) {
+                s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
+            }
+
+            @Override
+            public void endError(long ended, String errorType, String message) {
+                s.setAttribute(McpAttributes.ERROR_TYPE, errorType);
+                s.setStatus(StatusCode.ERROR, message == null ? "" : message);
+                s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
+            }
+        };
     }
 
     @Override

@@ -115,6 +115,11 @@ final class Off implements McpObserver, RequestObservation, SessionObservation, 
     }
 
     @Override
+    public OutgoingObservation outgoing(String method, long nanoTime) {
+        return OutgoingObservation.NONE;
+    }
+
+    @Override
     public void endError(long nanoTime, String errorType) {
     }
 

@@ -52,6 +52,12 @@ public interface RequestObservation {
 
     RequestObservation handlerEnded(long nanoTime);
 
+    /**
+     * The handler sent the client a request of {@code method} and waits for its answer; the returned observation is
+     * ended when the answer comes (on the handler's thread).
+     */
+    OutgoingObservation outgoing(String method, long nanoTime);
+
     /** Encoding the response started. */
     RequestObservation encodingStarted(long nanoTime);
 
