@@ -25,6 +25,7 @@ import io.opentelemetry.context.propagation.TextMapPropagator;
 final class OtelMcpObserver implements McpObserver {
     static final String SCOPE = "dev.tern";
     static final AttributeKey<Boolean> TLS_RESUMED = AttributeKey.booleanKey("tls.resumed");
+    static final String TLS_HANDSHAKE_FAILED = "tls_handshake_failed";
 
     final Tracer tracer;
     final TextMapPropagator propagator;
@@ -144,11 +145,18 @@ final class OtelMcpObserver implements McpObserver {
                 .buildWithCallback(m -> observe(m, TransportStats::eventStoreSize, Attributes.empty()));
         Attributes full = Attributes.of(TLS_RESUMED, false);
         Attributes resumed = Attributes.of(TLS_RESUMED, true);
+        Attributes failed = Attributes.of(McpAttributes.ERROR_TYPE, TLS_HANDSHAKE_FAILED);
         meter.counterBuilder("tern.server.tls.handshakes").setUnit("{handshake}")
-                .setDescription("TLS handshakes completed, in full or resumed.")
+                .setDescription("TLS handshakes: completed (in full or resumed, where the transport tells them apart)"
+                        + " and failed (with error.type).")
                 .buildWithCallback(m -> {
-                    observe(m, TransportStats::tlsHandshakesFull, full);
-                    observe(m, TransportStats::tlsHandshakesResumed, resumed);
+                    if (sum(TransportStats::tlsHandshakesFull) >= 0 || sum(TransportStats::tlsHandshakesResumed) >= 0) {
+                        observe(m, TransportStats::tlsHandshakesFull, full);
+                        observe(m, TransportStats::tlsHandshakesResumed, resumed);
+                    } else {
+                        observe(m, TransportStats::tlsHandshakes, Attributes.empty());
+                    }
+                    observe(m, TransportStats::tlsHandshakeFailures, failed);
                 });
     }
 
@@ -162,6 +170,8 @@ final class OtelMcpObserver implements McpObserver {
         gauge(g, "event_store_size", TransportStats::eventStoreSize);
         gauge(g, "shed_total", TransportStats::shed);
         gauge(g, "refused_by_share_total", TransportStats::refusedByShare);
+        gauge(g, "tls_handshakes", TransportStats::tlsHandshakes);
+        gauge(g, "tls_handshake_failures", TransportStats::tlsHandshakeFailures);
         gauge(g, "tls_handshakes_full", TransportStats::tlsHandshakesFull);
         gauge(g, "tls_handshakes_resumed", TransportStats::tlsHandshakesResumed);
         return g;

@@ -107,11 +107,9 @@
     for (const name of GAUGES) {
       set(name, number(s.gauges[name]));
     }
-    const full = s.gauges.tls_handshakes_full;
-    const resumed = s.gauges.tls_handshakes_resumed;
-    const failed = s.gauges.tls_handshakes_failed;
-    set("tls_handshakes", full === undefined ? dash
-      : full + " full, " + (resumed || 0) + " resumed" + (failed === undefined ? "" : ", " + failed + " failed"));
+    const completed = s.gauges.tls_handshakes;
+    const failed = s.gauges.tls_handshake_failures;
+    set("tls_handshakes", completed === undefined ? dash : completed + " ok, " + (failed || 0) + " failed");
     chart(s.series);
     operations(s.operations);
     errors(s.recent_errors);

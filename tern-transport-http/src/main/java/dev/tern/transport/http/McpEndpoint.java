@@ -59,6 +59,10 @@ final class McpEndpoint {
     private final ClientShares listenShares;
     private final java.util.concurrent.atomic.LongAdder shed = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder refusedByShare = new java.util.concurrent.atomic.LongAdder();
+    private final AtomicInteger sseStreams = new AtomicInteger();
+    private final java.util.concurrent.atomic.LongAdder tlsHandshakes = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder tlsHandshakeFailures =
+            new java.util.concurrent.atomic.LongAdder();
     private volatile boolean draining;
     /** Asks about each request's token; {@code null} when the transport takes requests without one. */
     private final AuthGate auth;
@@ -129,7 +133,37 @@ final class McpEndpoint {
             public long refusedByShare() {
                 return refusedByShare.sum();
             }
+
+            @Override
+            public long sseStreams() {
+                return sseStreams.get();
+            }
+
+            @Override
+            public long eventStoreSize() {
+                return options.sessions().eventStore().size();
+            }
+
+            @Override
+            public long tlsHandshakes() {
+                return tlsHandshakes.sum();
+            }
+
+            @Override
+            public long tlsHandshakeFailures() {
+                return tlsHandshakeFailures.sum();
+            }
         };
+    }
+
+    /** Open SSE streams of any kind, counted by the exchanges themselves. */
+    AtomicInteger sseStreams() {
+        return sseStreams;
+    }
+
+    /** A TLS handshake completed or failed. */
+    void tlsHandshake(boolean completed) {
+        (completed ? tlsHandshakes : tlsHandshakeFailures).increment();
     }
 
     /** Write watches pending on every exchange (each keeps its exchange alive until it fires or is cancelled). */
