@@ -169,10 +169,25 @@ class StatusPageTest {
                             .header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());
                     assertThat(with.statusCode()).as(path).isEqualTo(200);
                 }
-                HttpResponse<String> feed = CLIENT.send(HttpRequest.newBuilder(endpoint.resolve("/status.json"))
-                        .header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());
-                assertThat(operation(Json.mapper().readTree(feed.body()), "tools/call", "get_user").path("count")
-                        .asLong()).isEqualTo(CALLS);
+                HttpResponse<String> refused = call(endpoint, null, 50, "get_user", "{\"id\":\"1\"}");
+                assertThat(refused.statusCode()).isEqualTo(401);
+                // The feed is put together at most twice a second: read it until it has the refusal.
+                JsonNode status = null;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (System.nanoTime() < deadline) {
+                    HttpResponse<String> feed = CLIENT.send(HttpRequest.newBuilder(endpoint.resolve("/status.json"))
+                            .header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());
+                    status = Json.mapper().readTree(feed.body());
+                    if (status.path("recent_errors").path(0).path("method").stringValue().equals("unknown")) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                assertThat(operation(status, "tools/call", "get_user").path("count").asLong()).isEqualTo(CALLS);
+                // The refusal came before the body was read: the feed counts it, under no method.
+                assertThat(status.path("recent_errors").path(0).path("method").stringValue()).isEqualTo("unknown");
+                assertThat(status.path("recent_errors").path(0).path("message").stringValue())
+                        .startsWith("Unauthorized");
             }
         } finally {
             authorizationServer.shutdown();
