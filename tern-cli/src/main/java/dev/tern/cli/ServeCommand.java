@@ -185,6 +185,11 @@ final class ServeCommand implements Callable<Integer> {
             + "the OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 for OTLP).")
     boolean traces;
 
+    @CommandLine.Option(names = "--status", description = "Serve a live status page at /status (rates, latency "
+            + "percentiles per method and tool, open sessions and streams, recent errors) and its figures at "
+            + "/status.json on the main port, behind the same Host checks and token rules as the MCP endpoint.")
+    boolean status;
+
     @CommandLine.Option(names = "--access-log", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
             description = "Write one JSON line per MCP request (time, method, target, outcome, duration, principal, "
                     + "session, trace id) to FILE, or with - or no value to stdout (stderr under --stdio).")

@@ -27,6 +27,8 @@ final class McpAttributes {
     static final AttributeKey<String> ERA = stringKey("tern.mcp.era");
 
     static final String EXECUTE_TOOL = "execute_tool";
+    /** The {@code error.type} of a request cancelled before its response: it got none. */
+    static final String CANCELLED = "cancelled";
     static final String TOOL_ERROR = "tool_error";
     static final String TOOLS_CALL = "tools/call";
     static final String PROMPTS_GET = "prompts/get";

@@ -38,6 +38,7 @@ public final class Observability implements AutoCloseable {
     private final RuntimeTelemetry runtime;
     private final ClientObserver client;
     private final AccessLog accessLog;
+    private final StatusBoard status;
     private final ExpositionFormats formats = ExpositionFormats.init();
 
     private Observability(Builder b) {
@@ -65,9 +66,11 @@ public final class Observability implements AutoCloseable {
                 });
         this.sdk = auto.build().getOpenTelemetrySdk();
         this.runtime = b.metrics && b.jvmMetrics ? RuntimeTelemetry.create(sdk) : null;
-        this.observer = b.tracing || b.metrics || b.accessLog != null
-                ? new OtelMcpObserver(sdk, b.tracing, b.metrics, b.accessLog)
-                : McpObserver.off();
+        OtelMcpObserver otel = b.tracing || b.metrics || b.accessLog != null || b.status
+                ? new OtelMcpObserver(sdk, b.tracing, b.metrics, b.accessLog, b.status)
+                : null;
+        this.observer = otel != null ? otel : McpObserver.off();
+        this.status = otel != null ? otel.status : null;
         this.client = new ClientObserver(sdk, b.tracing, b.metrics);
         this.accessLog = b.accessLog;
     }
@@ -145,6 +148,24 @@ public final class Observability implements AutoCloseable {
         return new MetricsBody(writer.getContentType(), out.toByteArray());
     }
 
+    /** Whether the live figures of {@code /status} are kept, so that {@link #status()} answers. */
+    public boolean statusOn() {
+        return status != null;
+    }
+
+    /**
+     * The live figures behind {@code /status}: {@link StatusBoard#json()} for the feed, {@link StatusBoard#page()}
+     * for the page that polls it.
+     *
+     * @throws IllegalStateException if the status board is off
+     */
+    public StatusBoard status() {
+        if (status == null) {
+            throw new IllegalStateException("the status board is off");
+        }
+        return status;
+    }
+
     /** A rendered {@code /metrics} response: its {@code Content-Type} and its body. */
     public record MetricsBody(String contentType, byte[] body) {
     }
@@ -171,6 +192,7 @@ public final class Observability implements AutoCloseable {
         private String metricsHost = "127.0.0.1";
         private int metricsPort = -1;
         private AccessLog accessLog;
+        private boolean status;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<SpanProcessor> spanProcessors = new ArrayList<>();
 
@@ -203,6 +225,12 @@ public final class Observability implements AutoCloseable {
             this.metricsHost = Objects.requireNonNull(host, "host");
             this.metricsPort = port;
             this.metrics = true;
+            return this;
+        }
+
+        /** The live figures of a status page: rates, latency percentiles, open streams, recent errors (default off). */
+        public Builder status(boolean on) {
+            this.status = on;
             return this;
         }
 

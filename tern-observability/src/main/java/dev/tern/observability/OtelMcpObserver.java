@@ -1,6 +1,8 @@
 package dev.tern.observability;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.ToLongFunction;
 
@@ -23,6 +25,7 @@ import io.opentelemetry.context.propagation.TextMapPropagator;
 final class OtelMcpObserver implements McpObserver {
     static final String SCOPE = "dev.tern";
     static final AttributeKey<Boolean> TLS_RESUMED = AttributeKey.booleanKey("tls.resumed");
+    static final String TLS_HANDSHAKE_FAILED = "tls_handshake_failed";
 
     final Tracer tracer;
     final TextMapPropagator propagator;
@@ -30,16 +33,21 @@ final class OtelMcpObserver implements McpObserver {
     final AccessLog accessLog;
     final EpochClock clock = new EpochClock();
     final Operations operations = new Operations();
+    final StatusBoard status;
     private final DoubleHistogram sessionDuration;
     private final Attributes[] sessionAttributes =
             new Attributes[Transport.values().length * (McpAttributes.KNOWN_VERSIONS.size() + 1)];
     private final List<TransportStats> stats = new CopyOnWriteArrayList<>();
 
-    /** Spans when {@code tracing}, histograms and counts when {@code metrics}, log lines when {@code accessLog}. */
-    OtelMcpObserver(OpenTelemetry otel, boolean tracing, boolean metrics, AccessLog accessLog) {
+    /**
+     * Spans when {@code tracing}, histograms and counts when {@code metrics}, log lines when {@code accessLog}, the
+     * figures of {@code /status} when {@code status}.
+     */
+    OtelMcpObserver(OpenTelemetry otel, boolean tracing, boolean metrics, AccessLog accessLog, boolean status) {
         this.tracer = tracing ? otel.getTracer(SCOPE) : null;
         this.propagator = otel.getPropagators().getTextMapPropagator();
         this.accessLog = accessLog;
+        this.status = status ? new StatusBoard(clock, this::gauges, System.nanoTime()) : null;
         if (metrics) {
             Meter meter = otel.getMeter(SCOPE);
             operationDuration = meter.histogramBuilder(McpAttributes.SERVER_OPERATION_DURATION)
@@ -137,15 +145,47 @@ final class OtelMcpObserver implements McpObserver {
                 .buildWithCallback(m -> observe(m, TransportStats::eventStoreSize, Attributes.empty()));
         Attributes full = Attributes.of(TLS_RESUMED, false);
         Attributes resumed = Attributes.of(TLS_RESUMED, true);
+        Attributes failed = Attributes.of(McpAttributes.ERROR_TYPE, TLS_HANDSHAKE_FAILED);
         meter.counterBuilder("tern.server.tls.handshakes").setUnit("{handshake}")
-                .setDescription("TLS handshakes completed, in full or resumed.")
+                .setDescription("TLS handshakes: completed (in full or resumed, where the transport tells them apart)"
+                        + " and failed (with error.type).")
                 .buildWithCallback(m -> {
-                    observe(m, TransportStats::tlsHandshakesFull, full);
-                    observe(m, TransportStats::tlsHandshakesResumed, resumed);
+                    if (sum(TransportStats::tlsHandshakesFull) >= 0 || sum(TransportStats::tlsHandshakesResumed) >= 0) {
+                        observe(m, TransportStats::tlsHandshakesFull, full);
+                        observe(m, TransportStats::tlsHandshakesResumed, resumed);
+                    } else {
+                        observe(m, TransportStats::tlsHandshakes, Attributes.empty());
+                    }
+                    observe(m, TransportStats::tlsHandshakeFailures, failed);
                 });
     }
 
-    private void observe(ObservableLongMeasurement m, ToLongFunction<TransportStats> count, Attributes attributes) {
+    /** The transport's counts by their name in {@code /status.json}; those no transport keeps are left out. */
+    Map<String, Long> gauges() {
+        Map<String, Long> g = new LinkedHashMap<>();
+        gauge(g, "requests_active", TransportStats::requestsInFlight);
+        gauge(g, "sessions", TransportStats::sessions);
+        gauge(g, "listens", TransportStats::listens);
+        gauge(g, "sse_streams", TransportStats::sseStreams);
+        gauge(g, "event_store_size", TransportStats::eventStoreSize);
+        gauge(g, "shed_total", TransportStats::shed);
+        gauge(g, "refused_by_share_total", TransportStats::refusedByShare);
+        gauge(g, "tls_handshakes", TransportStats::tlsHandshakes);
+        gauge(g, "tls_handshake_failures", TransportStats::tlsHandshakeFailures);
+        gauge(g, "tls_handshakes_full", TransportStats::tlsHandshakesFull);
+        gauge(g, "tls_handshakes_resumed", TransportStats::tlsHandshakesResumed);
+        return g;
+    }
+
+    private void gauge(Map<String, Long> g, String name, ToLongFunction<TransportStats> count) {
+        long sum = sum(count);
+        if (sum >= 0) {
+            g.put(name, sum);
+        }
+    }
+
+    /** The sum of a count over the transports that keep it, or -1 when none does. */
+    private long sum(ToLongFunction<TransportStats> count) {
         long sum = 0;
         boolean any = false;
         for (TransportStats s : stats) {
@@ -155,7 +195,12 @@ final class OtelMcpObserver implements McpObserver {
                 any = true;
             }
         }
-        if (any) {
+        return any ? sum : -1;
+    }
+
+    private void observe(ObservableLongMeasurement m, ToLongFunction<TransportStats> count, Attributes attributes) {
+        long sum = sum(count);
+        if (sum >= 0) {
             m.record(sum, attributes);
         }
     }

@@ -3,6 +3,7 @@ package dev.tern.observability;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.server.observe.Era;
+import dev.tern.server.observe.OutgoingObservation;
 import dev.tern.server.observe.RequestObservation;
 import dev.tern.server.observe.Transport;
 
@@ -138,6 +139,36 @@ final class OtelRequestObservation implements RequestObservation {
     }
 
     @Override
+    public OutgoingObservation outgoing(String method, long nanoTime) {
+        Span request = span();
+        if (request == null) {
+            return OutgoingObservation.NONE;
+        }
+        Span s = observer.tracer.spanBuilder(method)
+                .setSpanKind(SpanKind.CLIENT)
+                .setParent(parent.with(request))
+                .setStartTimestamp(observer.clock.epochNanos(nanoTime), TimeUnit.NANOSECONDS)
+                .setAttribute(McpAttributes.METHOD, method)
+                .startSpan();
+        if (session != null) {
+            s.setAttribute(McpAttributes.SESSION_ID, session);
+        }
+        return new OutgoingObservation() {
+            @Override
+            public void end(long ended) {
+                s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
+            }
+
+            @Override
+            public void endError(long ended, String errorType, String message) {
+                s.setAttribute(McpAttributes.ERROR_TYPE, errorType);
+                s.setStatus(StatusCode.ERROR, message == null ? "" : message);
+                s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
+            }
+        };
+    }
+
+    @Override
     public RequestObservation encodingStarted(long nanoTime) {
         this.encodingStarted = nanoTime;
         return this;
@@ -157,6 +188,11 @@ final class OtelRequestObservation implements RequestObservation {
     public void endError(long nanoTime, int code, String message) {
         String c = McpAttributes.code(code);
         finish(nanoTime, c, c, message);
+    }
+
+    @Override
+    public void endCancelled(long nanoTime, String reason) {
+        finish(nanoTime, McpAttributes.CANCELLED, null, reason);
     }
 
     private void finish(long ended, String errorType, String statusCode, String message) {
@@ -181,6 +217,9 @@ final class OtelRequestObservation implements RequestObservation {
                 s.setStatus(StatusCode.ERROR, message == null ? "" : message);
             }
             s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
+        }
+        if (observer.status != null) {
+            observer.status.record(operation.method, operation.target, ended, ended - received, errorType, message);
         }
         if (observer.accessLog != null) {
             String traceId = s != null && s.getSpanContext().isValid() ? s.getSpanContext().getTraceId() : null;

@@ -40,4 +40,9 @@ public interface EventStore {
 
     /** Forgets everything of a session. */
     void removeSession(String sessionId);
+
+    /** The events held, for metrics; -1 when the store cannot count them cheaply. */
+    default long size() {
+        return -1;
+    }
 }

@@ -364,8 +364,23 @@ final class Exchange implements RequestContext {
         return params;
     }
 
-    /** Legacy: sends a server-to-client request and waits for its answer. */
+    /** Legacy: sends a server-to-client request and waits for its answer, observed as one outgoing request. */
     private JsonNode sendAndWait(String method, ObjectNode p) {
+        dev.tern.server.observe.OutgoingObservation observed = observation.outgoing(method, System.nanoTime());
+        try {
+            JsonNode answer = sendAndWaitUnobserved(method, p);
+            observed.end(System.nanoTime());
+            return answer;
+        } catch (McpException e) {
+            observed.endError(System.nanoTime(), Integer.toString(e.code()), e.getMessage());
+            throw e;
+        } catch (CancellationException e) {
+            observed.endError(System.nanoTime(), "cancelled", e.getMessage());
+            throw e;
+        }
+    }
+
+    private JsonNode sendAndWaitUnobserved(String method, ObjectNode p) {
         if (inline) {
             throw new IllegalStateException("A non-blocking handler cannot wait for the client's answer to " + method
                     + " in a legacy session: declare it without nonBlocking");

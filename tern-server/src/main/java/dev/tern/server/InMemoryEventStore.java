@@ -3,7 +3,9 @@ package dev.tern.server;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,6 +98,24 @@ public final class InMemoryEventStore implements EventStore {
     @Override
     public void removeSession(String sessionId) {
         sessions.remove(sessionId);
+    }
+
+    /** Counted when asked, so that appending pays nothing for it. */
+    @Override
+    public long size() {
+        long size = 0;
+        for (Map<String, Stream> streams : sessions.values()) {
+            List<Stream> copy;
+            synchronized (streams) {
+                copy = new ArrayList<>(streams.values());
+            }
+            for (Stream s : copy) {
+                synchronized (s) {
+                    size += s.events.size();
+                }
+            }
+        }
+        return size;
     }
 
     private Stream stream(String sessionId, String streamId) {

@@ -234,8 +234,11 @@ final class RequestRunner {
             } else {
                 Observed.respond(exchange, response);
             }
-        } else if (exchange.responder instanceof DefaultServerChannel.BatchCollector) {
-            exchange.responder.accept(null);
+        } else {
+            exchange.observation.endCancelled(System.nanoTime(), exchange.cancellation.reason());
+            if (exchange.responder instanceof DefaultServerChannel.BatchCollector) {
+                exchange.responder.accept(null);
+            }
         }
         exchange.host.answered();
     }

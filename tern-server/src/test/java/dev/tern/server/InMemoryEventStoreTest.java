@@ -45,4 +45,20 @@ class InMemoryEventStoreTest {
         store.append("s", "c", m("c"));
         assertThat(store.replayAfter("s", start)).as("least recently used stream dropped").isEmpty();
     }
+
+    @Test
+    void itsSizeIsTheEventsItStillHolds() {
+        InMemoryEventStore store = new InMemoryEventStore(3, 1_000_000, 2);
+        assertThat(store.size()).isZero();
+        for (int i = 0; i < 5; i++) {
+            store.append("s1", "a", m(Integer.toString(i)));
+        }
+        store.append("s1", "b", m("b"));
+        store.append("s2", "x", m("x"));
+        assertThat(store.size()).as("three kept of a's five, one of b, one of x").isEqualTo(5);
+        store.append("s1", "c", m("c"));
+        assertThat(store.size()).as("stream a, the eldest of s1's three, was dropped").isEqualTo(3);
+        store.removeSession("s1");
+        assertThat(store.size()).isEqualTo(1);
+    }
 }

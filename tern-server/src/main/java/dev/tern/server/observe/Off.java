@@ -111,6 +111,15 @@ final class Off implements McpObserver, RequestObservation, SessionObservation, 
     }
 
     @Override
+    public void endCancelled(long nanoTime, String reason) {
+    }
+
+    @Override
+    public OutgoingObservation outgoing(String method, long nanoTime) {
+        return OutgoingObservation.NONE;
+    }
+
+    @Override
     public void endError(long nanoTime, String errorType) {
     }
 

@@ -52,6 +52,12 @@ public interface RequestObservation {
 
     RequestObservation handlerEnded(long nanoTime);
 
+    /**
+     * The handler sent the client a request of {@code method} and waits for its answer; the returned observation is
+     * ended when the answer comes (on the handler's thread).
+     */
+    OutgoingObservation outgoing(String method, long nanoTime);
+
     /** Encoding the response started. */
     RequestObservation encodingStarted(long nanoTime);
 
@@ -63,6 +69,9 @@ public interface RequestObservation {
 
     /** The response was a JSON-RPC error. */
     void endError(long nanoTime, int code, String message);
+
+    /** The request was cancelled (by the client, or because its connection closed) and gets no response. */
+    void endCancelled(long nanoTime, String reason);
 
     /** Where the request's span is current; closing it restores what was current before. */
     interface Scope extends AutoCloseable {

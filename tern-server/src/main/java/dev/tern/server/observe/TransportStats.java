@@ -41,6 +41,16 @@ public interface TransportStats {
         return -1;
     }
 
+    /** TLS handshakes completed, in full or resumed, since start. */
+    default long tlsHandshakes() {
+        return -1;
+    }
+
+    /** TLS handshakes that failed (refused, timed out, broken off), since start. */
+    default long tlsHandshakeFailures() {
+        return -1;
+    }
+
     /** TLS handshakes completed in full, since start. */
     default long tlsHandshakesFull() {
         return -1;

@@ -80,6 +80,7 @@ final class HttpExchange {
     private Runnable onClientGone;
     private volatile ServerTiming timing;
     private volatile dev.tern.server.observe.RequestObservation observation;
+    private AtomicInteger openStreams;
     /** A successful JSON answer goes as the one event of an SSE stream. */
     private boolean sseReplies;
     /** Set on the event loop before the request is handed on, read where its answer is sent. */
@@ -170,6 +171,18 @@ final class HttpExchange {
 
     dev.tern.server.observe.RequestObservation observation() {
         return observation;
+    }
+
+    /** Where this exchange counts itself while it is an open SSE stream. */
+    void countStreamsIn(AtomicInteger streams) {
+        this.openStreams = streams;
+    }
+
+    /** The observation, handed over once: to the server that answers the request, or to what refuses it. */
+    synchronized dev.tern.server.observe.RequestObservation takeObservation() {
+        var o = observation;
+        observation = null;
+        return o;
     }
 
     /** How this exchange came: each HTTP/2 stream is a channel of its own. */
@@ -350,6 +363,11 @@ final class HttpExchange {
         addExtraHeaders(h);
         write(response, 0, false);
         mode = Mode.SSE;
+        if (openStreams != null) {
+            AtomicInteger streams = openStreams;
+            streams.incrementAndGet();
+            onDone.add(streams::decrementAndGet);
+        }
         if (primingEventId != null) {
             StringBuilder priming = new StringBuilder();
             priming.append("id: ").append(primingEventId).append('\n');

@@ -196,6 +196,7 @@ final class HttpRoutes {
     }
 
     static void write(HttpExchange exchange, RouteResponse response) {
+        response.headers().forEach(exchange::header);
         exchange.respond(HttpResponseStatus.valueOf(response.status()), response.contentType(), response.bodyUncopied());
     }
 }

@@ -194,6 +194,7 @@ public final class HttpServerTransport implements AutoCloseable {
             p.addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
                 @Override
                 protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+                    endpoint.tlsHandshake(true);
                     if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
                         ctx.pipeline().addLast(http2FrameCodec(), http2Multiplexer());
                     } else {
@@ -205,6 +206,7 @@ public final class HttpServerTransport implements AutoCloseable {
 
                 @Override
                 protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+                    endpoint.tlsHandshake(false);
                     HANDSHAKE_FAILURES.log("TLS handshake with {0} failed: {1}", ctx.channel().remoteAddress(),
                             cause.getMessage());
                     ctx.close();

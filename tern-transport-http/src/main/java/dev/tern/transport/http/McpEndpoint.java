@@ -59,6 +59,10 @@ final class McpEndpoint {
     private final ClientShares listenShares;
     private final java.util.concurrent.atomic.LongAdder shed = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder refusedByShare = new java.util.concurrent.atomic.LongAdder();
+    private final AtomicInteger sseStreams = new AtomicInteger();
+    private final java.util.concurrent.atomic.LongAdder tlsHandshakes = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder tlsHandshakeFailures =
+            new java.util.concurrent.atomic.LongAdder();
     private volatile boolean draining;
     /** Asks about each request's token; {@code null} when the transport takes requests without one. */
     private final AuthGate auth;
@@ -98,6 +102,10 @@ final class McpEndpoint {
         return listens.size();
     }
 
+    dev.tern.server.observe.McpObserver observer() {
+        return server.observer();
+    }
+
     /** The endpoint's counts as the server's observer reads them. */
     dev.tern.server.observe.TransportStats stats() {
         return new dev.tern.server.observe.TransportStats() {
@@ -125,7 +133,37 @@ final class McpEndpoint {
             public long refusedByShare() {
                 return refusedByShare.sum();
             }
+
+            @Override
+            public long sseStreams() {
+                return sseStreams.get();
+            }
+
+            @Override
+            public long eventStoreSize() {
+                return options.sessions().eventStore().size();
+            }
+
+            @Override
+            public long tlsHandshakes() {
+                return tlsHandshakes.sum();
+            }
+
+            @Override
+            public long tlsHandshakeFailures() {
+                return tlsHandshakeFailures.sum();
+            }
         };
+    }
+
+    /** Open SSE streams of any kind, counted by the exchanges themselves. */
+    AtomicInteger sseStreams() {
+        return sseStreams;
+    }
+
+    /** A TLS handshake completed or failed. */
+    void tlsHandshake(boolean completed) {
+        (completed ? tlsHandshakes : tlsHandshakeFailures).increment();
     }
 
     /** Write watches pending on every exchange (each keeps its exchange alive until it fires or is cancelled). */
@@ -271,6 +309,9 @@ final class McpEndpoint {
 
     /** Serves a POST whose whole body has arrived. */
     void handlePost(HttpHeaders headers, byte[] body, HttpExchange exchange) {
+        if (server.observer().enabled()) {
+            Observations.principal(exchange, principal(headers, exchange));
+        }
         if (!admit(exchange)) {
             return;
         }
@@ -278,9 +319,6 @@ final class McpEndpoint {
             exchange.sseReplies();
         }
         ServerTiming timing = options.serverTiming() ? new ServerTiming(System.nanoTime()) : null;
-        if (server.observer().enabled()) {
-            Observations.start(server.observer(), headers, exchange, principal(headers, exchange));
-        }
         String contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
         Decoded decoded = RequestDispatcher.isJson(contentType) ? codec.decode(body)
                 : encodings.decode(headers, contentType, body, exchange);
@@ -289,8 +327,14 @@ final class McpEndpoint {
             exchange.timing(timing);
         }
         switch (decoded) {
-            case Decoded.Invalid invalid -> exchange.reply(HttpResponseStatus.BAD_REQUEST, codec, invalid.failure());
-            case Decoded.Ignored ignored -> exchange.empty(HttpResponseStatus.ACCEPTED);
+            case Decoded.Invalid invalid -> {
+                exchange.reply(HttpResponseStatus.BAD_REQUEST, codec, invalid.failure());
+                Observations.refused(exchange, invalid.failure().error().code(), invalid.failure().error().message());
+            }
+            case Decoded.Ignored ignored -> {
+                exchange.empty(HttpResponseStatus.ACCEPTED);
+                Observations.unobserved(exchange);
+            }
             case Decoded.Batch batch -> batch(headers, batch, exchange);
             case Decoded.Single single -> single(headers, single.message(), exchange);
         }
@@ -379,6 +423,7 @@ final class McpEndpoint {
             case JsonRpcNotification n -> {
                 session.channel().receive(n);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
+                Observations.notification(exchange, n.method(), session.id);
                 if (n.method().equals("notifications/cancelled") && n.params() != null) {
                     JsonNode id = n.params().get("requestId");
                     RequestId cancelled = id == null ? null : RequestId.of(id);
@@ -390,13 +435,14 @@ final class McpEndpoint {
             case JsonRpcResponse r -> {
                 sessions.response(session, r);
                 exchange.empty(HttpResponseStatus.ACCEPTED);
+                Observations.unobserved(exchange);
             }
         }
     }
 
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
         // One observation stands for one request: the requests of a batch (2025-03-26 only) go unobserved.
-        exchange.observation(null);
+        Observations.unobserved(exchange);
         String sessionId = headers.get(SESSION_ID);
         Session session;
         try {
@@ -480,8 +526,9 @@ final class McpEndpoint {
                     "Invalid request: clients must not send JSON-RPC responses in 2026-07-28");
             return;
         }
-        if (message instanceof JsonRpcNotification) {
+        if (message instanceof JsonRpcNotification n) {
             exchange.empty(HttpResponseStatus.ACCEPTED);
+            Observations.notification(exchange, n.method(), null);
             return;
         }
         JsonRpcRequest request = (JsonRpcRequest) message;
@@ -563,7 +610,7 @@ final class McpEndpoint {
 
         @Override
         public dev.tern.server.observe.RequestObservation observation(RequestId request) {
-            return id.equals(request) ? exchange.observation() : null;
+            return id.equals(request) ? exchange.takeObservation() : null;
         }
 
         @Override
@@ -723,11 +770,14 @@ final class McpEndpoint {
 
     /** 400 with the JSON-RPC error of a protocol rule the request broke. */
     private void refuse(HttpExchange exchange, RequestId id, McpException broken) {
-        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id, broken.toError())));
+        JsonRpcError error = broken.toError();
+        exchange.json(HttpResponseStatus.BAD_REQUEST, codec.encode(new JsonRpcFailure(id, error)));
+        Observations.refused(exchange, error.code(), error.message());
     }
 
     void error(HttpExchange exchange, HttpResponseStatus status, RequestId id, int code, String message) {
         exchange.json(status, codec.encode(new JsonRpcFailure(id, JsonRpcError.of(code, message))));
+        Observations.refused(exchange, code, message);
     }
 
     static byte[] health(boolean draining) {

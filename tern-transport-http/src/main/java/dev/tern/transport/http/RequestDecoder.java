@@ -65,6 +65,7 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
     private final RequestDispatcher dispatcher;
     private final HttpOptions.ConnectionLimits connections;
     private final java.util.concurrent.atomic.AtomicInteger pendingWriteWatches;
+    private final java.util.concurrent.atomic.AtomicInteger sseStreams;
     private final long maxBodyBytes;
     private final long bodyTimeoutNanos;
     private final boolean http2;
@@ -92,6 +93,7 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         this.dispatcher = dispatcher;
         this.connections = options.connections();
         this.pendingWriteWatches = endpoint.pendingWriteWatches();
+        this.sseStreams = endpoint.sseStreams();
         this.maxBodyBytes = options.limits().messages().maxMessageBytes();
         this.bodyTimeoutNanos = options.connections().requestBodyTimeout().toNanos();
         this.http2 = http2;
@@ -313,7 +315,9 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
             // The connection ends with this response (lingering close reads and drops the rest).
             ending = Ending.AFTER_THIS_RESPONSE;
         }
-        return new HttpExchange(ctx, keepAlive, connections, pendingWriteWatches, exchangeDone);
+        HttpExchange exchange = new HttpExchange(ctx, keepAlive, connections, pendingWriteWatches, exchangeDone);
+        exchange.countStreamsIn(sseStreams);
+        return exchange;
     }
 
     private void exchangeDone() {

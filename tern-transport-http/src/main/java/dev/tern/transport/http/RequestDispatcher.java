@@ -153,6 +153,9 @@ final class RequestDispatcher {
 
     private BodyReader mcp(HttpRequest request, String path, boolean legacySse, HttpExchange exchange) {
         HttpHeaders headers = request.headers();
+        if (!legacySse && endpoint.observer().enabled() && request.method().equals(HttpMethod.POST)) {
+            Observations.start(endpoint.observer(), headers, exchange);
+        }
         if (!hostAndOriginAllowed(headers, exchange)) {
             return null;
         }

@@ -1,6 +1,10 @@
 package dev.tern.transport.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 import dev.tern.protocol.Json;
@@ -15,14 +19,39 @@ public final class RouteResponse {
     private final int status;
     private final String contentType;
     private final byte[] body;
+    private final Map<String, String> headers;
 
     private RouteResponse(int status, String contentType, byte[] body) {
+        this(status, contentType, body, Map.of());
+    }
+
+    private RouteResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
         if (status < 200 || status > 599) {
             throw new IllegalArgumentException("status: " + status + " (expected: 200-599)");
         }
         this.status = status;
         this.contentType = Objects.requireNonNull(contentType, "contentType");
         this.body = body;
+        this.headers = headers;
+    }
+
+    /**
+     * This response with one more header, such as {@code Content-Security-Policy}; a header of the same name is
+     * replaced. Headers the transport owns ({@code Content-Type}, {@code Content-Length}) cannot be set this way.
+     */
+    public RouteResponse withHeader(String name, String value) {
+        String key = Objects.requireNonNull(name, "name").toLowerCase(Locale.ROOT);
+        if (key.equals("content-type") || key.equals("content-length") || key.equals("transfer-encoding")) {
+            throw new IllegalArgumentException("header: " + name + " (set by the transport)");
+        }
+        Map<String, String> h = new LinkedHashMap<>(headers);
+        h.put(key, Objects.requireNonNull(value, "value"));
+        return new RouteResponse(status, contentType, body, Collections.unmodifiableMap(h));
+    }
+
+    /** The headers added with {@link #withHeader}, by lower-case name. */
+    public Map<String, String> headers() {
+        return headers;
     }
 
     /** 200 with {@code value} as JSON, written by the same mapper as MCP results. */

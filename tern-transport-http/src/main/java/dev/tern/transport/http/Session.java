@@ -277,7 +277,7 @@ final class Session implements Outbound {
     @Override
     public dev.tern.server.observe.RequestObservation observation(RequestId request) {
         Stream stream = posts.get(request);
-        var o = stream == null || stream.sink == null ? null : stream.sink.observation();
+        var o = stream == null || stream.sink == null ? null : stream.sink.takeObservation();
         return o == null ? null : o.session(id);
     }
 
