@@ -226,12 +226,25 @@ final class Methods {
         if (tasks.wantsTask(e, tool)) {
             return tasks.start(e, tool, arguments);
         }
+        return invokeToolCached(e, tool, arguments);
+    }
+
+    /** Runs a tool as {@link #invokeTool} does, through the result cache when the tool is cacheable. */
+    static ObjectNode invokeToolCached(Exchange e, ToolSpec tool, ObjectNode arguments) throws Exception {
         CachePolicy cache = e.server.cachePolicy(tool);
-        if (cache != null) {
-            return e.server.results().serve(e, cache, ResultCache.Kind.TOOL, name, arguments,
-                    () -> invokeTool(e, tool, arguments));
+        if (cache == null) {
+            return invokeTool(e, tool, arguments);
         }
-        return invokeTool(e, tool, arguments);
+        try {
+            return e.server.results().serve(e, cache, ResultCache.Kind.TOOL, tool.name(), arguments,
+                    () -> invokeTool(e, tool, arguments));
+        } catch (CancellationException waiting) {
+            // Timed out while waiting for another caller's run of the same call: answered as a run that timed out.
+            if (e.timedOut || "timed out".equals(e.cancellation().reason())) {
+                return toTree(e, timedOut(e, tool.name()));
+            }
+            throw waiting;
+        }
     }
 
     /** Runs a tool's handler with validated arguments; failures become {@code isError} results. */

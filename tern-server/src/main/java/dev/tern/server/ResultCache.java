@@ -2,6 +2,10 @@ package dev.tern.server;
 
 import java.io.OutputStream;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.tern.protocol.CanonicalJson;
@@ -48,6 +52,8 @@ final class ResultCache {
     private final Ticker ticker;
     /** Counts invalidations, so that a result computed across one is not kept. */
     private final AtomicLong generation = new AtomicLong();
+    /** The misses being computed, each by its first caller, which later callers of the same key wait for. */
+    private final ConcurrentHashMap<Key, CompletableFuture<@Nullable Entry>> flights = new ConcurrentHashMap<>();
 
     ResultCache(long maxBytes, Ticker ticker) {
         this.ticker = ticker;
@@ -79,6 +85,13 @@ final class ResultCache {
     /**
      * The result of {@code e}'s call of a feature with {@code policy}: a fresh kept one, or the one {@code compute}
      * makes, kept when it may be. Records on {@code e} what its result is to say of caching in 2026-07-28.
+     *
+     * <p>Concurrent misses of one key run {@code compute} once: the first caller runs it, the others wait for its
+     * result (a caller on a transport's thread, which must not block, runs its own instead). A result that is not
+     * kept (an error, a task, a cancelled or timed-out run, an exception) is never handed to a waiter: each waiter
+     * then runs {@code compute} itself, so an error reaches only the callers whose own run made it, and a waiter
+     * waits for at most one run besides its own. A waiter cancelled or timed out while waiting gets a
+     * {@link CancellationException}; the run it waited for goes on for the others.
      */
     ObjectNode serve(Exchange e, CachePolicy policy, Kind kind, String name, @Nullable JsonNode arguments,
             Compute compute) throws Exception {
@@ -89,23 +102,73 @@ final class ResultCache {
         if (key == null) {
             return compute.get();
         }
+        ObjectNode hit = fresh(e, key);
+        if (hit != null) {
+            return hit;
+        }
+        CompletableFuture<@Nullable Entry> mine = new CompletableFuture<>();
+        CompletableFuture<@Nullable Entry> running = flights.putIfAbsent(key, mine);
+        if (running != null) {
+            if (!e.inline) {
+                Entry shared = await(e, running);
+                if (shared != null) {
+                    e.cacheTtlNanos = Math.max(0, shared.expiresAtNanos - ticker.read());
+                    return serving(shared.result);
+                }
+            }
+            return run(key, kind, ttl, compute, null);
+        }
+        try {
+            // A flight that ended between the look-up above and this one kept its result.
+            hit = fresh(e, key);
+            return hit != null ? hit : run(key, kind, ttl, compute, mine);
+        } finally {
+            mine.complete(null);
+            flights.remove(key, mine);
+        }
+    }
+
+    private @Nullable ObjectNode fresh(Exchange e, Key key) {
         Entry hit = cache.getIfPresent(key);
         long now = ticker.read();
         if (hit != null && hit.expiresAtNanos > now) {
             e.cacheTtlNanos = hit.expiresAtNanos - now;
             return serving(hit.result);
         }
+        return null;
+    }
+
+    /** Runs {@code compute} and keeps its result when it may; a flight led is completed with what its waiters get. */
+    private ObjectNode run(Key key, Kind kind, long ttl, Compute compute,
+            @Nullable CompletableFuture<@Nullable Entry> flight) throws Exception {
         long before = generation.get();
         ObjectNode result = compute.get();
-        if (result != null && keeps(kind, result)) {
-            long expiresAt = ticker.read() + ttl;
-            cache.put(key, new Entry(result, expiresAt, weigh(key, result)));
-            if (generation.get() != before) {
-                cache.invalidate(key);
-            }
-            return serving(result);
+        if (result == null || !keeps(kind, result)) {
+            return result;
         }
-        return result;
+        Entry entry = new Entry(result, ticker.read() + ttl, weigh(key, result));
+        // A result computed across an invalidation is not kept, nor may it displace one computed after it.
+        if (generation.get() == before) {
+            cache.put(key, entry);
+            if (generation.get() != before) {
+                cache.asMap().remove(key, entry);
+            }
+        }
+        if (flight != null) {
+            flight.complete(entry);
+        }
+        return serving(result);
+    }
+
+    /** The entry the flight a caller joined ends with, or {@code null} when it has none to share. */
+    private static @Nullable Entry await(Exchange e, CompletableFuture<@Nullable Entry> flight) {
+        try {
+            return flight.get();
+        } catch (InterruptedException interrupted) {
+            throw new CancellationException(e.cancellation().reason());
+        } catch (ExecutionException unexpected) {
+            return null;
+        }
     }
 
     /** Puts the 2026-07-28 {@code ttlMs} and {@code cacheScope} of a cacheable feature's result (none on an error). */
@@ -166,18 +229,26 @@ final class ResultCache {
     /** Drops every result of {@code kind}. */
     void invalidate(Kind kind) {
         generation.incrementAndGet();
+        flights.keySet().removeIf(k -> k.kind() == kind);
         cache.asMap().keySet().removeIf(k -> k.kind() == kind);
     }
 
     /** Drops every result of the feature {@code name} (a tool or prompt name, a resource URI). */
     void invalidate(Kind kind, String name) {
         generation.incrementAndGet();
+        flights.keySet().removeIf(k -> k.kind() == kind && k.name().equals(name));
         cache.asMap().keySet().removeIf(k -> k.kind() == kind && k.name().equals(name));
     }
 
     void invalidateAll() {
         generation.incrementAndGet();
+        flights.clear();
         cache.invalidateAll();
+    }
+
+    /** How many callers are waiting for another caller's run of the same call. */
+    int waiting() {
+        return flights.values().stream().mapToInt(CompletableFuture::getNumberOfDependents).sum();
     }
 
     /** The bytes held, as weighed. */
