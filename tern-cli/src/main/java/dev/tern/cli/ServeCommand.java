@@ -16,6 +16,7 @@ import dev.tern.examples.Examples;
 import dev.tern.observability.Observability;
 import dev.tern.redis.Redis;
 import dev.tern.redis.RedisEventStore;
+import dev.tern.redis.RedisResultCache;
 import dev.tern.redis.RedisSessionStore;
 import dev.tern.bench.Durations;
 import dev.tern.server.CachePolicy;
@@ -195,6 +196,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "session (default: each node keeps its own in memory).")
     String redis;
 
+    @CommandLine.Option(names = "--cache-l2",
+            description = "With --redis: keep the public results of cacheable tools, resources and prompts in Redis "
+                    + "too, so that one node's result serves every node (a second level behind each node's own cache).")
+    boolean cacheL2;
+
     @CommandLine.Option(names = "--secret", paramLabel = "SECRET", split = ",",
             description = "A secret every node serving together shares (at least 32 bytes; better given in the "
                     + "environment than on a command line others can list): it seals 2026-07-28 requestState and signs "
@@ -257,10 +263,14 @@ final class ServeCommand implements Callable<Integer> {
             McpObserver observer = observability == null ? McpObserver.off() : observability.observer();
             server = Examples.create(example, (path, description, handler) ->
                     exampleRoutes.add(new ExampleRoute(path, description, handler)),
-                    b -> withSecrets(b).observer(observer));
+                    b -> withCacheL2(withSecrets(b)).observer(observer));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
+            closeRedis(cacheRedis);
             return 2;
+        } catch (RuntimeException e) {
+            System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
+            return 1;
         }
         try {
             for (String spec : cacheTools) {
@@ -271,6 +281,7 @@ final class ServeCommand implements Callable<Integer> {
             if (observability != null) {
                 observability.close();
             }
+            closeRedis(cacheRedis);
             System.err.println("tern serve: --cache-tool: " + e.getMessage());
             return 2;
         }
@@ -280,7 +291,22 @@ final class ServeCommand implements Callable<Integer> {
             if (observability != null) {
                 observability.close();
             }
+            closeRedis(cacheRedis);
         }
+    }
+
+    /** The Redis connection of {@code --cache-l2}, apart from the sessions' so that neither's outage trips the other. */
+    private Redis cacheRedis;
+
+    private McpServer.Builder withCacheL2(McpServer.Builder b) {
+        if (!cacheL2) {
+            return b;
+        }
+        if (redis == null) {
+            throw new IllegalArgumentException("--cache-l2 needs --redis");
+        }
+        cacheRedis = Redis.connect(redis);
+        return b.cacheSecondLevel(new RedisResultCache(cacheRedis));
     }
 
     private Observability observability;

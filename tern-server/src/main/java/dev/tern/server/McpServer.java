@@ -103,7 +103,7 @@ public final class McpServer implements AutoCloseable {
         this.runner = new RequestRunner(this);
         this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
-        this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker);
+        this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker, b.cacheSecondLevel);
     }
 
     public static Builder builder() {
@@ -492,6 +492,7 @@ public final class McpServer implements AutoCloseable {
         private TaskStore taskStore;
         private McpObserver observer = McpObserver.off();
         private long resultCacheMaxBytes = 64L << 20;
+        private @Nullable CacheSecondLevel cacheSecondLevel;
         private int progressPerSecond = 20;
         private int logsPerSecond = 100;
         private com.github.benmanes.caffeine.cache.Ticker cacheTicker = com.github.benmanes.caffeine.cache.Ticker.systemTicker();
@@ -642,6 +643,15 @@ public final class McpServer implements AutoCloseable {
                 throw new IllegalArgumentException("resultCacheMaxBytes: " + maxBytes + " (expected: >= 0)");
             }
             this.resultCacheMaxBytes = maxBytes;
+            return this;
+        }
+
+        /**
+         * A second level behind the result cache for public results, shared by the nodes serving the same features
+         * (tern-redis has one); none by default.
+         */
+        public Builder cacheSecondLevel(CacheSecondLevel level) {
+            this.cacheSecondLevel = Objects.requireNonNull(level, "level");
             return this;
         }
 
