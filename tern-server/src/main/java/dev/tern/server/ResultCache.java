@@ -111,9 +111,9 @@ final class ResultCache {
         if (key == null) {
             return compute.get();
         }
-        ObjectNode hit = fresh(e, key);
+        Entry hit = fresh(e, key);
         if (hit != null) {
-            return hit;
+            return serving(hit.result);
         }
         CompletableFuture<@Nullable Entry> mine = new CompletableFuture<>();
         CompletableFuture<@Nullable Entry> running = flights.putIfAbsent(key, mine);
@@ -130,19 +130,24 @@ final class ResultCache {
         try {
             // A flight that ended between the look-up above and this one kept its result.
             hit = fresh(e, key);
-            return hit != null ? hit : run(e, key, ttl, compute, mine);
+            if (hit != null) {
+                mine.complete(hit);
+                return serving(hit.result);
+            }
+            return run(e, key, ttl, compute, mine);
         } finally {
             mine.complete(null);
             flights.remove(key, mine);
         }
     }
 
-    private @Nullable ObjectNode fresh(Exchange e, Key key) {
+    /** The fresh entry kept for {@code key}, its time left recorded on {@code e}; or {@code null}. */
+    private @Nullable Entry fresh(Exchange e, Key key) {
         Entry hit = cache.getIfPresent(key);
         long now = ticker.read();
         if (hit != null && hit.expiresAtNanos > now) {
             e.cacheTtlNanos = hit.expiresAtNanos - now;
-            return serving(hit.result);
+            return hit;
         }
         return null;
     }
