@@ -5,8 +5,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A second level behind the server's result cache, shared by the nodes that serve the same features (Redis: see
  * tern-redis): a {@link CacheScope#PUBLIC} result one node computed is served by the others from here, and each keeps
- * it in its own first level for the time it has left. Private results never reach it. A call on a transport's thread
- * (a handler that promised never to block) skips it.
+ * it in its own first level for the time it has left. Private results never reach it. With a second level, a public
+ * cacheable feature whose handler promised never to block is still called on a thread of its own rather than on the
+ * transport's, since a miss may wait for the network.
  *
  * <p>Implementations must be thread-safe, and must fail soft: a level that cannot answer returns a miss from
  * {@link #get} and drops a {@link #put}, so an outage costs the handler runs it saved, never a call.

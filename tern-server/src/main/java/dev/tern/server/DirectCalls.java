@@ -83,7 +83,8 @@ final class DirectCalls {
         params.put("name", name);
         params.set("arguments", arguments);
         ToolSpec tool = server.registry().tool(name);
-        return start("tools/call", params, tool != null && tool.nonBlocking(), host(principal, caller), e -> {
+        boolean inline = tool != null && tool.nonBlocking() && !server.results().shares(server.cachePolicy(tool));
+        return start("tools/call", params, inline, host(principal, caller), e -> {
             if (tool == null) {
                 return new CallOutcome.NotFound("Unknown tool: " + name);
             }
@@ -107,7 +108,8 @@ final class DirectCalls {
         ObjectNode params = Json.object();
         params.put("uri", uri);
         FeatureRegistry.Match match = server.registry().findResource(uri).orElse(null);
-        return start("resources/read", params, match != null && match.nonBlocking(), host(principal, caller), e -> {
+        boolean inline = match != null && match.nonBlocking() && !server.results().shares(match.cache());
+        return start("resources/read", params, inline, host(principal, caller), e -> {
             if (match == null) {
                 return new CallOutcome.NotFound("Resource not found: " + uri);
             }

@@ -112,7 +112,8 @@ final class Methods {
         if (method == RESOURCES_READ) {
             JsonNode uri = e.params.get("uri");
             e.resourceMatch = uri != null && uri.isString() ? registry.findResource(uri.stringValue()).orElse(null) : null;
-            return e.resourceMatch != null && e.resourceMatch.nonBlocking();
+            return e.resourceMatch != null && e.resourceMatch.nonBlocking()
+                    && !e.server.results().shares(e.resourceMatch.cache());
         }
         if (method != TOOLS_CALL && method != PROMPTS_GET) {
             return false;
@@ -123,10 +124,10 @@ final class Methods {
         }
         if (method == TOOLS_CALL) {
             ToolSpec tool = registry.tool(name.stringValue());
-            return tool != null && tool.nonBlocking();
+            return tool != null && tool.nonBlocking() && !e.server.results().shares(e.server.cachePolicy(tool));
         }
         PromptSpec prompt = registry.prompt(name.stringValue());
-        return prompt != null && prompt.nonBlocking();
+        return prompt != null && prompt.nonBlocking() && !e.server.results().shares(prompt.cache());
     }
 
     private static Method inline(Handler h) {

@@ -141,6 +141,14 @@ final class ResultCache {
         }
     }
 
+    /**
+     * Whether results kept under {@code policy} go to the second level: then even a handler that promised never to
+     * block is run on a thread of its own, as a miss may wait for the network.
+     */
+    boolean shares(@Nullable CachePolicy policy) {
+        return second != null && policy != null && policy.scope() == CacheScope.PUBLIC;
+    }
+
     /** The fresh entry kept for {@code key}, its time left recorded on {@code e}; or {@code null}. */
     private @Nullable Entry fresh(Exchange e, Key key) {
         Entry hit = cache.getIfPresent(key);
