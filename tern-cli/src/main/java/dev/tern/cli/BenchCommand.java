@@ -29,6 +29,7 @@ import dev.tern.bench.targets.HttpVersion;
 import dev.tern.bench.targets.RestTarget;
 import dev.tern.bench.targets.StdioMcpTarget;
 import dev.tern.bench.targets.WebSocketMcpTarget;
+import dev.tern.protocol.WireFormat;
 import dev.tern.client.McpClient;
 import picocli.CommandLine;
 
@@ -77,6 +78,11 @@ final class BenchCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--http", paramLabel = "VERSION",
             description = "1.1, h2c or h2 (default: 1.1 for http://, h2 for https://).")
     String http;
+
+    @CommandLine.Option(names = "--encoding", paramLabel = "FORMAT", defaultValue = "json",
+            description = "With --url: the calls' encoding, json, cbor or msgpack (HTTP: Content-Type and Accept; "
+                    + "WebSocket: subprotocol mcp, mcp.cbor or mcp.msgpack; default: ${DEFAULT-VALUE}).")
+    String encoding;
 
     @CommandLine.Option(names = "--insecure", description = "Trust any TLS certificate (self-signed development ones).")
     boolean insecure;
@@ -191,6 +197,7 @@ final class BenchCommand implements Callable<Integer> {
             points = plan(requestTimeout);
             era();
             httpVersion();
+            wireFormat();
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
@@ -329,6 +336,21 @@ final class BenchCommand implements Callable<Integer> {
         };
     }
 
+    private WireFormat wireFormat() {
+        WireFormat format = switch (encoding.toLowerCase(Locale.ROOT)) {
+            case "json" -> WireFormat.JSON;
+            case "cbor" -> WireFormat.CBOR;
+            case "msgpack", "messagepack" -> WireFormat.MSGPACK;
+            default -> throw new IllegalArgumentException("--encoding: \"" + encoding
+                    + "\" (expected: json, cbor or msgpack)");
+        };
+        if (format.binary() && url == null) {
+            throw new IllegalArgumentException("--encoding " + encoding + " needs --url (an MCP endpoint over HTTP or "
+                    + "WebSocket)");
+        }
+        return format;
+    }
+
     private HttpVersion httpVersion() {
         URI u = url != null ? url : rest;
         if (http != null && url != null && McpClient.isWebSocket(url)) {
@@ -348,10 +370,10 @@ final class BenchCommand implements Callable<Integer> {
             return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool);
         }
         if (McpClient.isWebSocket(url)) {
-            return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool);
+            return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool, wireFormat());
         }
         return HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure).timeout(requestTimeout)
-                .connections(pool).build();
+                .connections(pool).encoding(wireFormat()).build();
     }
 
     /** HTTP/1.1 connections (HTTP/2 streams) an open-loop run may use. */

@@ -17,6 +17,7 @@ import dev.tern.observability.Observability;
 import dev.tern.redis.Redis;
 import dev.tern.redis.RedisEventStore;
 import dev.tern.redis.RedisNotificationBus;
+import dev.tern.redis.RedisResultCache;
 import dev.tern.redis.RedisSessionStore;
 import dev.tern.bench.Durations;
 import dev.tern.server.CachePolicy;
@@ -202,6 +203,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "session (default: each node keeps its own in memory).")
     String redis;
 
+    @CommandLine.Option(names = "--cache-l2",
+            description = "With --redis: keep the public results of cacheable tools, resources and prompts in Redis "
+                    + "too, so that one node's result serves every node (a second level behind each node's own cache).")
+    boolean cacheL2;
+
     @CommandLine.Option(names = "--secret", paramLabel = "SECRET", split = ",",
             description = "A secret every node serving together shares (at least 32 bytes; better given in the "
                     + "environment than on a command line others can list): it seals 2026-07-28 requestState and signs "
@@ -274,11 +280,17 @@ final class ServeCommand implements Callable<Integer> {
             }
             server = Examples.create(example, (path, description, handler) ->
                     exampleRoutes.add(new ExampleRoute(path, description, handler)),
-                    b -> withSecrets(b).observer(observer));
+                    b -> withCacheL2(withSecrets(b)).observer(observer));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
+            closeCacheRedis();
             closeRedis(sharedState);
             return 2;
+        } catch (RuntimeException e) {
+            System.err.println("tern serve: cannot connect to Redis at " + redis + ": " + e.getMessage());
+            closeCacheRedis();
+            closeRedis(sharedState);
+            return 1;
         }
         try {
             for (String spec : cacheTools) {
@@ -289,6 +301,7 @@ final class ServeCommand implements Callable<Integer> {
             if (observability != null) {
                 observability.close();
             }
+            closeCacheRedis();
             System.err.println("tern serve: --cache-tool: " + e.getMessage());
             closeRedis(sharedState);
             return 2;
@@ -299,7 +312,29 @@ final class ServeCommand implements Callable<Integer> {
             if (observability != null) {
                 observability.close();
             }
+            closeCacheRedis();
         }
+    }
+
+    /** The Redis connection of {@code --cache-l2}, apart from the sessions' so that neither's outage trips the other. */
+    private Redis cacheRedis;
+
+    private void closeCacheRedis() {
+        if (cacheRedis != null) {
+            cacheRedis.close();
+            cacheRedis = null;
+        }
+    }
+
+    private McpServer.Builder withCacheL2(McpServer.Builder b) {
+        if (!cacheL2) {
+            return b;
+        }
+        if (redis == null) {
+            throw new IllegalArgumentException("--cache-l2 needs --redis");
+        }
+        cacheRedis = Redis.connect(redis);
+        return b.cacheSecondLevel(new RedisResultCache(cacheRedis));
     }
 
     private Observability observability;

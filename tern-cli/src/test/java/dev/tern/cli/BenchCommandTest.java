@@ -79,6 +79,28 @@ class BenchCommandTest {
         assertThat(bench("--url", transport.webSocketUrl(), "--http", "h2c", "--rate", "10")).isEqualTo(2);
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"http, cbor, modern, CBOR", "http, msgpack, legacy, MessagePack",
+        "ws, cbor, legacy, CBOR", "ws, msgpack, modern, MessagePack"})
+    void aRunInABinaryEncodingOverHttpOrWebSocket(String transportKind, String encoding, String era, String name,
+            @TempDir Path dir) throws Exception {
+        String url = transportKind.equals("ws") ? transport.webSocketUrl() : transport.url();
+        int code = bench("--url", url, "--encoding", encoding, "--connections", "2", "--duration", "30s", "--warmup",
+                "0s", "--max-requests", "100", "-q", "--era", era, "--json", dir.resolve("r.json").toString());
+
+        assertThat(code).isZero();
+        RunResult run = Reports.readJson(dir.resolve("r.json")).runs().get(0);
+        assertThat(run.errors()).as("%s", run.errorSamples()).isEmpty();
+        assertThat(run.ok()).isEqualTo(100);
+        assertThat(run.target()).contains(name);
+    }
+
+    @Test
+    void refusesAnUnknownEncodingAndABinaryOneWithoutAnMcpUrl() {
+        assertThat(bench("--url", transport.url(), "--encoding", "xml", "--rate", "10")).isEqualTo(2);
+        assertThat(bench("--rest", transport.url(), "--encoding", "cbor", "--rate", "10")).isEqualTo(2);
+    }
+
     @Test
     void aSweepOfConnectionsAndAMergedReport(@TempDir Path dir) throws Exception {
         Path sweep = dir.resolve("sweep.json");

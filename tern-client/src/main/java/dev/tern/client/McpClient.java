@@ -29,6 +29,7 @@ import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
+import dev.tern.protocol.MessageCodec;
 import dev.tern.protocol.WireFormat;
 import dev.tern.protocol.model.CallToolResult;
 import dev.tern.protocol.model.GetPromptResult;
@@ -740,10 +741,21 @@ public final class McpClient implements AutoCloseable {
     public static final class WebSocketBuilder extends Builder<WebSocketBuilder> {
         private final URI endpoint;
         private final WebSocketClient.Builder connection;
+        private WireFormat format = WireFormat.JSON;
 
         WebSocketBuilder(URI endpoint) {
             this.endpoint = endpoint;
             this.connection = WebSocketClient.builder(endpoint);
+        }
+
+        /**
+         * Speaks {@code format}: JSON in text frames (subprotocol {@code mcp}, the default), CBOR or MessagePack in
+         * binary frames ({@code mcp.cbor}, {@code mcp.msgpack}); a server without it refuses the upgrade.
+         */
+        public WebSocketBuilder encoding(WireFormat format) {
+            this.format = Objects.requireNonNull(format, "format");
+            connection.subprotocol(format.subprotocol());
+            return this;
         }
 
         public WebSocketBuilder tls(ClientTls tls) {
@@ -765,7 +777,7 @@ public final class McpClient implements AutoCloseable {
         @Override
         public McpClient build() {
             return new McpClient(this, endpoint.toString(), notifications -> new WebSocketMcpTransport(endpoint, connection,
-                    JsonRpcCodec.withDefaults(), notifications));
+                    MessageCodec.of(format, JsonRpcCodec.withDefaults()), notifications));
         }
     }
 

@@ -8,10 +8,10 @@ import java.util.function.Consumer;
 import dev.tern.client.http.WebSocketClient;
 import dev.tern.protocol.Decoded;
 import dev.tern.protocol.Json;
-import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.JsonRpcRequest;
+import dev.tern.protocol.MessageCodec;
 import dev.tern.protocol.ProtocolVersion;
 import dev.tern.protocol.RequestId;
 
@@ -19,19 +19,20 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A server's WebSocket endpoint ({@code ws://}, {@code wss://}): one long-lived connection, opened on the first
- * message, carrying every request of both eras as text messages; a legacy session lives as long as the connection.
+ * message, carrying every request of both eras as text messages (JSON, subprotocol {@code mcp}) or binary ones (CBOR,
+ * MessagePack: {@code mcp.cbor}, {@code mcp.msgpack}); a legacy session lives as long as the connection.
  * A connection that has ended is opened again for the next message (a legacy session does not survive that).
  */
 final class WebSocketMcpTransport implements McpTransport {
     private final URI uri;
     private final WebSocketClient.Builder builder;
-    private final JsonRpcCodec codec;
+    private final MessageCodec codec;
     private final Consumer<JsonRpcNotification> notifications;
     private final PendingRequests pending = new PendingRequests();
     private CompletableFuture<WebSocketClient> connection;
     private volatile boolean closed;
 
-    WebSocketMcpTransport(URI uri, WebSocketClient.Builder builder, JsonRpcCodec codec,
+    WebSocketMcpTransport(URI uri, WebSocketClient.Builder builder, MessageCodec codec,
             Consumer<JsonRpcNotification> notifications) {
         this.uri = uri;
         this.builder = builder;
@@ -85,7 +86,7 @@ final class WebSocketMcpTransport implements McpTransport {
                         + McpClient.unwrap(e).getMessage(), McpClient.unwrap(e)));
                 return;
             }
-            ws.send(bytes).addListener(f -> {
+            (codec.format().binary() ? ws.sendBinary(bytes) : ws.send(bytes)).addListener(f -> {
                 if (f.isSuccess()) {
                     written.complete(null);
                 } else {
@@ -117,7 +118,7 @@ final class WebSocketMcpTransport implements McpTransport {
 
     private void receive(byte[] message) {
         long now = System.nanoTime();
-        Decoded decoded = codec.decode(message);
+        Decoded decoded = codec.decode(message, 0, message.length);
         if (!(decoded instanceof Decoded.Single single)) {
             return;
         }

@@ -78,6 +78,21 @@ class McpClientWebSocketTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"CBOR, MODERN", "CBOR, LEGACY", "MSGPACK, MODERN", "MSGPACK, LEGACY"})
+    void speaksABinaryEncodingInEachEra(dev.tern.protocol.WireFormat format, Era era) {
+        try (McpClient client = client(false).encoding(format).era(era).build()) {
+            assertThat(client.connect().join()).isEqualTo(era);
+            assertThat(client.listTools().join()).extracting(ToolDefinition::name).contains("get_user", "count");
+            assertThat(client.callTool("get_user", Map.of("id", "7")).join().structuredContent().path("id").asString())
+                    .isEqualTo("7");
+            List<JsonNode> progress = new CopyOnWriteArrayList<>();
+            client.callTool("count", Map.of("steps", 2), progress::add).join();
+            assertThat(progress).extracting(p -> p.path("progress").asInt()).containsExactly(1, 2);
+            assertThat(client.send("no/such/method", null).join().error().code()).isEqualTo(-32601);
+        }
+    }
+
     @Test
     void servesBothErasOverOneConnection() {
         try (McpClient legacy = client(false).era(Era.LEGACY).build()) {

@@ -20,13 +20,16 @@ import dev.tern.protocol.model.ReadResourceResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Tool calls and resource reads made outside any MCP session (a REST façade, an in-process caller). They take the
  * path of {@code tools/call} and {@code resources/read}: the same registry, argument validation and handlers, on a
  * virtual thread of their own with the handler deadline, or, for a handler that promised never to block
  * ({@link ToolSpec#nonBlocking()}), on the calling thread before the call returns. The handler sees a stateless
  * 2026-07-28 request from a client that declared no capabilities, so asking the client for anything fails at once
- * instead of waiting.
+ * instead of waiting. Results of cacheable features are served from and kept in the server's result cache under the
+ * keys a 2026-07-28 {@code tools/call} or {@code resources/read} of the same principal uses.
  * Thread-safe.
  */
 final class DirectCalls {
@@ -40,17 +43,17 @@ final class DirectCalls {
 
     private final McpServer server;
     /** Where the messages of a direct call would go: it has no client, so anything sent to one is dropped. */
-    private static final RequestHost NO_CLIENT = new RequestHost() {
-        private final Outbound nowhere = (message, relatedTo) -> {
-        };
+    private static final RequestHost NO_CLIENT = new NoClient(null, null);
 
+    /** The host of a direct call: no client to send to, only who made the call (none: anonymous). */
+    private record NoClient(@Nullable String principal, @Nullable Caller caller) implements RequestHost, Outbound {
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
         }
 
         @Override
         public Outbound outbound() {
-            return nowhere;
+            return this;
         }
 
         @Override
@@ -61,7 +64,7 @@ final class DirectCalls {
         public boolean listening(Listens.Listen listen) {
             return false;
         }
-    };
+    }
 
     private final AtomicLong ids = new AtomicLong();
     private final Set<Exchange> running = ConcurrentHashMap.newKeySet();
@@ -74,12 +77,14 @@ final class DirectCalls {
      * {@code parsed}: whether a {@code structuredContent} the tool's value was serialized to is parsed back into a
      * tree, or left as the {@link Json#rawJson} node holding that JSON.
      */
-    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments, boolean parsed) {
+    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments, boolean parsed,
+            @Nullable String principal, @Nullable Caller caller) {
         ObjectNode params = Json.object();
         params.put("name", name);
         params.set("arguments", arguments);
         ToolSpec tool = server.registry().tool(name);
-        return start("tools/call", params, tool != null && tool.nonBlocking(), e -> {
+        boolean inline = tool != null && tool.nonBlocking() && !server.results().shares(server.cachePolicy(tool));
+        return start("tools/call", params, inline, host(principal, caller), e -> {
             if (tool == null) {
                 return new CallOutcome.NotFound("Unknown tool: " + name);
             }
@@ -90,7 +95,7 @@ final class DirectCalls {
             if (!violations.isEmpty()) {
                 return new CallOutcome.InvalidArguments(violations);
             }
-            ObjectNode result = Methods.invokeTool(e, tool, arguments);
+            ObjectNode result = Methods.invokeToolCached(e, tool, arguments);
             JsonNode structured = result.get("structuredContent");
             if (parsed && structured != null) {
                 result.set("structuredContent", Json.materialize(structured));
@@ -99,19 +104,23 @@ final class DirectCalls {
         });
     }
 
-    CompletableFuture<CallOutcome> readResource(String uri) {
+    CompletableFuture<CallOutcome> readResource(String uri, @Nullable String principal, @Nullable Caller caller) {
         ObjectNode params = Json.object();
         params.put("uri", uri);
         FeatureRegistry.Match match = server.registry().findResource(uri).orElse(null);
-        return start("resources/read", params, match != null && match.nonBlocking(), e -> {
+        boolean inline = match != null && match.nonBlocking() && !server.results().shares(match.cache());
+        return start("resources/read", params, inline, host(principal, caller), e -> {
             if (match == null) {
                 return new CallOutcome.NotFound("Resource not found: " + uri);
             }
-            ReadResourceResult result = match.handler().read(e, uri, match.variables());
-            if (result == null || result.contents() == null || result.contents().isEmpty()) {
-                return new CallOutcome.NotFound("Resource not found: " + uri);
-            }
-            return new CallOutcome.Done(Json.mapper().valueToTree(result));
+            ResultCache.Compute read = () -> {
+                ReadResourceResult result = match.handler().read(e, uri, match.variables());
+                return result == null || result.contents() == null || result.contents().isEmpty() ? null
+                        : Json.mapper().valueToTree(result);
+            };
+            ObjectNode result = match.cache() == null ? read.get()
+                    : server.results().serve(e, match.cache(), ResultCache.Kind.RESOURCE, uri, null, read);
+            return result == null ? new CallOutcome.NotFound("Resource not found: " + uri) : new CallOutcome.Done(result);
         });
     }
 
@@ -122,10 +131,16 @@ final class DirectCalls {
         }
     }
 
-    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, boolean nonBlocking, Body body) {
+    private static RequestHost host(@Nullable String principal, @Nullable Caller caller) {
+        String name = principal != null ? principal : caller == null ? null : caller.name();
+        return name == null && caller == null ? NO_CLIENT : new NoClient(name, caller);
+    }
+
+    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, boolean nonBlocking,
+            RequestHost host, Body body) {
         CompletableFuture<CallOutcome> outcome = new CompletableFuture<>();
         JsonRpcRequest request = new JsonRpcRequest(RequestId.of(ids.incrementAndGet()), method, params);
-        Exchange exchange = new Exchange(server, null, NO_CLIENT, request, ProtocolVersion.V2026_07_28, Json.object(),
+        Exchange exchange = new Exchange(server, null, host, request, ProtocolVersion.V2026_07_28, Json.object(),
                 null, null, response -> {
                 });
         if (server.isClosed()) {

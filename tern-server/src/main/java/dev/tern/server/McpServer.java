@@ -108,7 +108,7 @@ public final class McpServer implements AutoCloseable {
         this.runner = new RequestRunner(this);
         this.listens = new Listens(this);
         this.directCalls = new DirectCalls(this);
-        this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker);
+        this.results = new ResultCache(b.resultCacheMaxBytes, b.cacheTicker, b.cacheSecondLevel);
         this.bus = b.bus;
         this.publishedChanges = bus == NotificationBus.LOCAL ? null
                 : new ListChanges(this, kind -> bus.publish(new NotificationBus.ListChanged(kind.list())));
@@ -253,12 +253,13 @@ public final class McpServer implements AutoCloseable {
      * Calls a tool outside any MCP session, as {@code tools/call} would: the arguments are validated against the
      * tool's input schema and the handler runs on a virtual thread of its own within the handler timeout. The handler
      * sees a 2026-07-28 request from a client without capabilities, so a tool that asks the client for input
-     * (elicitation, sampling, roots) ends with {@link CallOutcome.NeedsClient}. Cancelling the returned future cancels
-     * the call. The future never completes exceptionally.
+     * (elicitation, sampling, roots) ends with {@link CallOutcome.NeedsClient}. A cacheable tool is served from the
+     * result cache as its 2026-07-28 {@code tools/call} by the same principal is. Cancelling the returned future
+     * cancels the call. The future never completes exceptionally.
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, @Nullable ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
-        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true);
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true, null, null);
     }
 
     /**
@@ -269,8 +270,18 @@ public final class McpServer implements AutoCloseable {
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name,
             @Nullable ObjectNode arguments) {
+        return callToolUnparsed(name, arguments, null, null);
+    }
+
+    /**
+     * As {@link #callToolUnparsed(String, ObjectNode)}, made by {@code principal} (what private cached results are
+     * kept under, as {@link Outbound#principal()}; by default the caller's name) whom the handler sees as
+     * {@code caller}; both {@code null} for an anonymous call.
+     */
+    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name,
+            @Nullable ObjectNode arguments, @Nullable String principal, @Nullable Caller caller) {
         Objects.requireNonNull(name, "name");
-        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false);
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false, principal, caller);
     }
 
     /**
@@ -279,7 +290,13 @@ public final class McpServer implements AutoCloseable {
      * cancels the read. The future never completes exceptionally.
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> readResource(String uri) {
-        return directCalls.readResource(Objects.requireNonNull(uri, "uri"));
+        return readResource(uri, null, null);
+    }
+
+    /** As {@link #readResource(String)}, made by {@code principal} as {@code caller} (see {@link #callToolUnparsed}). */
+    public java.util.concurrent.CompletableFuture<CallOutcome> readResource(String uri, @Nullable String principal,
+            @Nullable Caller caller) {
+        return directCalls.readResource(Objects.requireNonNull(uri, "uri"), principal, caller);
     }
 
     /**
@@ -535,6 +552,7 @@ public final class McpServer implements AutoCloseable {
         private McpObserver observer = McpObserver.off();
         private NotificationBus bus = NotificationBus.LOCAL;
         private long resultCacheMaxBytes = 64L << 20;
+        private @Nullable CacheSecondLevel cacheSecondLevel;
         private int progressPerSecond = 20;
         private int logsPerSecond = 100;
         private com.github.benmanes.caffeine.cache.Ticker cacheTicker = com.github.benmanes.caffeine.cache.Ticker.systemTicker();
@@ -694,6 +712,15 @@ public final class McpServer implements AutoCloseable {
                 throw new IllegalArgumentException("resultCacheMaxBytes: " + maxBytes + " (expected: >= 0)");
             }
             this.resultCacheMaxBytes = maxBytes;
+            return this;
+        }
+
+        /**
+         * A second level behind the result cache for public results, shared by the nodes serving the same features
+         * (tern-redis has one); none by default.
+         */
+        public Builder cacheSecondLevel(CacheSecondLevel level) {
+            this.cacheSecondLevel = Objects.requireNonNull(level, "level");
             return this;
         }
 

@@ -112,7 +112,8 @@ final class Methods {
         if (method == RESOURCES_READ) {
             JsonNode uri = e.params.get("uri");
             e.resourceMatch = uri != null && uri.isString() ? registry.findResource(uri.stringValue()).orElse(null) : null;
-            return e.resourceMatch != null && e.resourceMatch.nonBlocking();
+            return e.resourceMatch != null && e.resourceMatch.nonBlocking()
+                    && !e.server.results().shares(e.resourceMatch.cache());
         }
         if (method != TOOLS_CALL && method != PROMPTS_GET) {
             return false;
@@ -123,10 +124,10 @@ final class Methods {
         }
         if (method == TOOLS_CALL) {
             ToolSpec tool = registry.tool(name.stringValue());
-            return tool != null && tool.nonBlocking();
+            return tool != null && tool.nonBlocking() && !e.server.results().shares(e.server.cachePolicy(tool));
         }
         PromptSpec prompt = registry.prompt(name.stringValue());
-        return prompt != null && prompt.nonBlocking();
+        return prompt != null && prompt.nonBlocking() && !e.server.results().shares(prompt.cache());
     }
 
     private static Method inline(Handler h) {
@@ -226,12 +227,25 @@ final class Methods {
         if (tasks.wantsTask(e, tool)) {
             return tasks.start(e, tool, arguments);
         }
+        return invokeToolCached(e, tool, arguments);
+    }
+
+    /** Runs a tool as {@link #invokeTool} does, through the result cache when the tool is cacheable. */
+    static ObjectNode invokeToolCached(Exchange e, ToolSpec tool, ObjectNode arguments) throws Exception {
         CachePolicy cache = e.server.cachePolicy(tool);
-        if (cache != null) {
-            return e.server.results().serve(e, cache, ResultCache.Kind.TOOL, name, arguments,
-                    () -> invokeTool(e, tool, arguments));
+        if (cache == null) {
+            return invokeTool(e, tool, arguments);
         }
-        return invokeTool(e, tool, arguments);
+        try {
+            return e.server.results().serve(e, cache, ResultCache.Kind.TOOL, tool.name(), arguments,
+                    () -> invokeTool(e, tool, arguments));
+        } catch (CancellationException waiting) {
+            // Timed out while waiting for another caller's run of the same call: answered as a run that timed out.
+            if (e.timedOut || "timed out".equals(e.cancellation().reason())) {
+                return toTree(e, timedOut(e, tool.name()));
+            }
+            throw waiting;
+        }
     }
 
     /** Runs a tool's handler with validated arguments; failures become {@code isError} results. */

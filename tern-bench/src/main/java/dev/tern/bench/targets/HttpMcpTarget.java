@@ -15,18 +15,24 @@ import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
 import dev.tern.client.http.HttpCall;
 import dev.tern.client.http.HttpReply;
+import dev.tern.protocol.WireFormat;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * An MCP server over Streamable HTTP, in either era: modern stateless requests, or a legacy session opened with
  * {@code initialize} and shared by all requests. Replies may be JSON or SSE.
  */
 public final class HttpMcpTarget implements Target {
+    private static final String ACCEPT = "application/json, text/event-stream";
     private final URI uri;
     private final Era era;
     private final Duration timeout;
     private final EngineHttp http;
     private final AtomicLong ids = new AtomicLong(1);
     private final CacheTally tally = new CacheTally();
+    /** Calls' bodies and answers in a binary format; {@code null} for JSON. */
+    private final BinaryWire binary;
     private volatile McpWire wire;
     private volatile String session;
 
@@ -35,6 +41,7 @@ public final class HttpMcpTarget implements Target {
         this.era = b.era;
         this.timeout = b.timeout;
         this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections);
+        this.binary = b.format.binary() ? new BinaryWire(b.format) : null;
     }
 
     public static Builder builder(URI uri) {
@@ -49,6 +56,7 @@ public final class HttpMcpTarget implements Target {
         private boolean insecure;
         private Duration timeout = Duration.ofSeconds(10);
         private int connections = 64;
+        private WireFormat format = WireFormat.JSON;
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -84,6 +92,15 @@ public final class HttpMcpTarget implements Target {
                 throw new IllegalArgumentException("connections: " + value + " (expected: > 0)");
             }
             this.connections = value;
+            return this;
+        }
+
+        /**
+         * Sends the calls' bodies in {@code format} and asks for answers in it (CBOR, MessagePack; default JSON);
+         * the set-up ({@code server/discover}, {@code initialize}) stays JSON.
+         */
+        public Builder encoding(WireFormat value) {
+            this.format = Objects.requireNonNull(value, "format");
             return this;
         }
 
@@ -132,7 +149,10 @@ public final class HttpMcpTarget implements Target {
     }
 
     private CompletableFuture<HttpReply> post(McpWire w, String body, String method, String name) {
-        HttpCall call = EngineHttp.post(body).header("accept", "application/json, text/event-stream");
+        return post(w, EngineHttp.post(body).header("accept", ACCEPT), method, name);
+    }
+
+    private CompletableFuture<HttpReply> post(McpWire w, HttpCall call, String method, String name) {
         if (w.modern()) {
             call.header("mcp-protocol-version", McpWire.MODERN_VERSION).header("mcp-method", method);
             if (name != null) {
@@ -154,6 +174,26 @@ public final class HttpMcpTarget implements Target {
             throw new IllegalStateException("target not open");
         }
         String body = w.request(ids.getAndIncrement(), operation);
+        if (binary != null) {
+            String type = binary.format().mediaType();
+            HttpCall call = HttpCall.post(null, type, binary.encode(body)).header("accept", type + ", " + ACCEPT);
+            return post(w, call, McpWire.method(operation), McpWire.name(operation)).thenApply(r -> {
+                if (!type.equals(r.contentType())) {
+                    return EngineHttp.timed(r, McpWire.classifyHttp(r));
+                }
+                byte[] json = binary.toJson(r.body());
+                if (json == null) {
+                    return EngineHttp.timed(r, Outcome.failed(Outcome.Status.TRANSPORT, "a malformed " + type
+                            + " answer"));
+                }
+                if (r.status() == 200) {
+                    tally.observe(json);
+                }
+                JsonNode message = McpWire.JSON.readTree(json);
+                return EngineHttp.timed(r, r.status() / 100 == 2 || message.has("error") ? McpWire.classify(message)
+                        : Outcome.failed(Outcome.Status.HTTP_STATUS, "HTTP " + r.status()));
+            });
+        }
         return post(w, body, McpWire.method(operation), McpWire.name(operation))
                 .thenApply(r -> {
                     if (r.status() == 200 && "application/json".equals(r.contentType())) {
@@ -179,7 +219,7 @@ public final class HttpMcpTarget implements Target {
         String version = w == null ? (era == Era.LEGACY ? McpWire.LEGACY_VERSION : McpWire.MODERN_VERSION)
                 : w.version();
         return "MCP " + version + (w != null && !w.modern() ? " (session)" : "") + " " + uri + " ("
-                + http.version.label() + ")";
+                + http.version.label() + (binary == null ? "" : ", " + binary.format().displayName()) + ")";
     }
 
     @Override

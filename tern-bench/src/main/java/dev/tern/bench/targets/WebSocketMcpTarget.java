@@ -16,6 +16,7 @@ import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
 import dev.tern.client.http.ClientTls;
 import dev.tern.client.http.WebSocketClient;
+import dev.tern.protocol.WireFormat;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -40,6 +41,8 @@ public final class WebSocketMcpTarget implements Target {
     private final AtomicLong ids = new AtomicLong(1);
     private final AtomicInteger turn = new AtomicInteger();
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    /** Every message in a binary format (subprotocol {@code mcp.cbor}, {@code mcp.msgpack}); {@code null} for JSON. */
+    private final BinaryWire binary;
     private volatile McpWire wire;
     private volatile boolean closed;
 
@@ -49,8 +52,10 @@ public final class WebSocketMcpTarget implements Target {
     private record Reply(JsonNode message, long receivedNanos) {
     }
 
-    private WebSocketMcpTarget(URI uri, Era era, boolean insecure, Duration timeout, int connections) {
+    private WebSocketMcpTarget(URI uri, Era era, boolean insecure, Duration timeout, int connections,
+            WireFormat format) {
         this.uri = uri;
+        this.binary = format.binary() ? new BinaryWire(format) : null;
         this.era = era;
         this.insecure = insecure;
         this.timeout = timeout;
@@ -62,10 +67,17 @@ public final class WebSocketMcpTarget implements Target {
 
     /** A target over {@code connections} WebSocket connections to {@code uri}. */
     public static WebSocketMcpTarget of(URI uri, Era era, boolean insecure, Duration timeout, int connections) {
+        return of(uri, era, insecure, timeout, connections, WireFormat.JSON);
+    }
+
+    /** As {@link #of(URI, Era, boolean, Duration, int)}, every message in {@code format} (its subprotocol). */
+    public static WebSocketMcpTarget of(URI uri, Era era, boolean insecure, Duration timeout, int connections,
+            WireFormat format) {
         if (connections <= 0) {
             throw new IllegalArgumentException("connections: " + connections + " (expected: > 0)");
         }
-        return new WebSocketMcpTarget(uri, era, insecure, timeout, connections);
+        return new WebSocketMcpTarget(uri, era, insecure, timeout, connections,
+                java.util.Objects.requireNonNull(format, "format"));
     }
 
     @Override
@@ -74,7 +86,8 @@ public final class WebSocketMcpTarget implements Target {
             return;
         }
         WebSocketClient.Builder builder = WebSocketClient.builder(uri).eventLoopGroup(group)
-                .connectTimeout(setUpTimeout());
+                .connectTimeout(setUpTimeout()).subprotocol(binary == null ? WireFormat.JSON.subprotocol()
+                        : binary.format().subprotocol());
         if (insecure) {
             builder.tls(ClientTls.insecure());
         }
@@ -101,7 +114,7 @@ public final class WebSocketMcpTarget implements Target {
             if (!o.isOk()) {
                 throw new IllegalStateException("initialize failed: " + o.status().key() + " " + o.detail());
             }
-            socket.send(McpWire.INITIALIZED.getBytes(StandardCharsets.UTF_8));
+            send(socket, McpWire.INITIALIZED);
             negotiated = McpWire.negotiated(init.message());
         }
         wire = negotiated;
@@ -124,7 +137,7 @@ public final class WebSocketMcpTarget implements Target {
             return f;
         }
         pending.put(id, new Pending(f, System.nanoTime()));
-        socket.send(request.getBytes(StandardCharsets.UTF_8)).addListener(done -> {
+        send(socket, request).addListener(done -> {
             if (!done.isSuccess()) {
                 Pending p = pending.remove(id);
                 if (p != null) {
@@ -133,6 +146,11 @@ public final class WebSocketMcpTarget implements Target {
             }
         });
         return f;
+    }
+
+    private io.netty.channel.ChannelFuture send(WebSocketClient socket, String json) {
+        return binary == null ? socket.send(json.getBytes(StandardCharsets.UTF_8))
+                : socket.sendBinary(binary.encode(json));
     }
 
     @Override
@@ -148,11 +166,15 @@ public final class WebSocketMcpTarget implements Target {
                 : McpWire.classify(reply.message()).withTimings(sent, reply.receivedNanos(), null));
     }
 
-    private void receive(byte[] text) {
+    private void receive(byte[] bytes) {
         long now = System.nanoTime();
         JsonNode message;
         try {
-            message = McpWire.JSON.readTree(text);
+            byte[] json = binary == null ? bytes : binary.toJson(bytes);
+            if (json == null) {
+                return;
+            }
+            message = McpWire.JSON.readTree(json);
         } catch (RuntimeException e) {
             return;
         }
@@ -180,8 +202,9 @@ public final class WebSocketMcpTarget implements Target {
         McpWire w = wire;
         String version = w == null ? (era == Era.LEGACY ? McpWire.LEGACY_VERSION : McpWire.MODERN_VERSION)
                 : w.version();
-        return "MCP " + version + (w != null && !w.modern() ? " (session)" : "") + " " + uri + " (WebSocket, "
-                + sockets.length + (sockets.length == 1 ? " connection)" : " connections)");
+        return "MCP " + version + (w != null && !w.modern() ? " (session)" : "") + " " + uri + " (WebSocket"
+                + (binary == null ? "" : " " + binary.format().displayName()) + ", " + sockets.length
+                + (sockets.length == 1 ? " connection)" : " connections)");
     }
 
     @Override

@@ -28,6 +28,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
@@ -38,7 +39,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketVersion;
 import io.netty.handler.ssl.SslHandler;
 
 /**
- * One WebSocket connection ({@code ws://} or {@code wss://}) carrying text messages, with subprotocol {@code mcp} by
+ * One WebSocket connection ({@code ws://} or {@code wss://}) carrying text or binary messages, with subprotocol {@code mcp} by
  * default; Netty's codec does the framing, masking, pings and the closing handshake. Thread-safe: {@link #send} may
  * be called from any thread; messages are handed to the listener on the connection's I/O thread, in order.
  *
@@ -66,6 +67,11 @@ public final class WebSocketClient implements AutoCloseable {
     /** Sends one text message: {@code utf8} must be UTF-8 (the server closes the connection otherwise). */
     public ChannelFuture send(byte[] utf8) {
         return channel.writeAndFlush(new TextWebSocketFrame(Unpooled.wrappedBuffer(utf8)));
+    }
+
+    /** Sends one binary message (a subprotocol such as {@code mcp.cbor} carries its messages so). */
+    public ChannelFuture sendBinary(byte[] bytes) {
+        return channel.writeAndFlush(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(bytes)));
     }
 
     public boolean isOpen() {
@@ -147,7 +153,7 @@ public final class WebSocketClient implements AutoCloseable {
 
         /**
          * Connects and upgrades. The future completes once the server accepted the upgrade, or fails with
-         * {@link HttpClientException}. {@code messages} gets each text message (UTF-8) on the I/O thread;
+         * {@link HttpClientException}. {@code messages} gets each text message (UTF-8) or binary message on the I/O thread;
          * {@code closed} is told once when the connection ends.
          */
         public CompletableFuture<WebSocketClient> connect(Consumer<byte[]> messages, Consumer<Closed> closed) {
@@ -232,8 +238,8 @@ public final class WebSocketClient implements AutoCloseable {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
-            if (frame instanceof TextWebSocketFrame text) {
-                messages.accept(ByteBufUtil.getBytes(text.content()));
+            if (frame instanceof TextWebSocketFrame || frame instanceof BinaryWebSocketFrame) {
+                messages.accept(ByteBufUtil.getBytes(frame.content()));
             } else if (frame instanceof CloseWebSocketFrame close) {
                 closeFrame = new Closed(close.statusCode(), close.reasonText());
                 ctx.writeAndFlush(new CloseWebSocketFrame(Math.max(close.statusCode(), 1000), ""))

@@ -159,7 +159,7 @@ final class HttpExchange {
         this.sseReplies = true;
     }
 
-    /** Asks for a {@code Server-Timing} header on this exchange's JSON response. */
+    /** Asks for a {@code Server-Timing} header on this exchange's JSON, CBOR or MessagePack response. */
     void timing(ServerTiming timing) {
         this.timing = timing;
     }
@@ -253,14 +253,21 @@ final class HttpExchange {
     }
 
     /**
-     * Answers with {@code message} in the {@link #replyCodec} format, or in JSON when there is none or a stream is
-     * already open (an SSE event is text), and ends the exchange.
+     * Answers with {@code message} in the {@link #replyCodec} format (with {@code Server-Timing} when asked for, as
+     * a JSON body has it), or in JSON when there is none or a stream is already open (an SSE event is text), and ends
+     * the exchange.
      */
     synchronized void reply(HttpResponseStatus status, JsonRpcCodec json, JsonRpcMessage message) {
         if (replyCodec != null && mode == Mode.PENDING) {
-            finish(status, replyCodec.format().mediaType(), Unpooled.wrappedBuffer(replyCodec.encode(message)));
+            ServerTiming timing = this.timing;
+            long started = timing == null ? 0 : System.nanoTime();
+            byte[] body = replyCodec.encode(message);
+            if (timing != null) {
+                header(ServerTiming.HEADER, timing.header(started, System.nanoTime()));
+            }
+            finish(status, replyCodec.format().mediaType(), Unpooled.wrappedBuffer(body));
         } else {
-            json(status, json.encode(message));
+            json(status, encode(json, message));
         }
     }
 

@@ -625,7 +625,8 @@ public final class HttpServerTransport implements AutoCloseable {
             if (restFacade) {
                 // first, so that no template of a plain route can shadow the façade's paths
                 OpenApiDocument document = new OpenApiDocument(server, routes);
-                all.addAll(new RestFacade(server, limitOptions.messages(), document, resourceServer).routes());
+                all.addAll(new RestFacade(server, limitOptions.messages(), document, resourceServer,
+                        options.sessions().principals()).routes());
             }
             all.addAll(routes);
             return new HttpServerTransport(server, options, new HttpRoutes(all), resourceServer, rateLimiter);

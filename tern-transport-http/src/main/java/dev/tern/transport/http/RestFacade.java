@@ -21,7 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The REST façade over a server's registry: {@code POST /rest/tools/{name}} with the arguments as the JSON body,
  * {@code GET /rest/resources?uri=...}, and the OpenAPI 3.1 document at {@code /openapi.json}. Calls take the path of
  * {@code tools/call} and {@code resources/read} through {@link McpServer#callToolUnparsed} (a tool's value is written
- * from the JSON it was serialized to once) and {@link McpServer#readResource}.
+ * from the JSON it was serialized to once) and {@link McpServer#readResource}, as the request's principal: cacheable
+ * tools and resources are served from the server's result cache under the keys of their MCP calls.
  *
  * <p>Statuses: 200 with the tool's {@code structuredContent} (its {@code content} array when it has none); 400 for a
  * body that is not a JSON object; 404 for an unknown tool or resource; 422 for arguments that break the input schema
@@ -49,10 +50,14 @@ final class RestFacade {
     private final OpenApiDocument openApi;
     /** Asks whether a caller holds a tool's or resource's scopes; {@code null} without authentication. */
     private final dev.tern.auth.ResourceServer auth;
+    /** Names the caller of a request without a token, as for MCP requests: what private cached results are kept under. */
+    private final PrincipalResolver principals;
 
-    RestFacade(McpServer server, CodecLimits limits, OpenApiDocument openApi, dev.tern.auth.ResourceServer auth) {
+    RestFacade(McpServer server, CodecLimits limits, OpenApiDocument openApi, dev.tern.auth.ResourceServer auth,
+            PrincipalResolver principals) {
         this.server = server;
         this.auth = auth;
+        this.principals = principals;
         this.mapper = Json.newMapper(limits);
         this.openApi = openApi;
     }
@@ -84,7 +89,8 @@ final class RestFacade {
         if (!permits(exchange, server.toolScopes(name))) {
             return;
         }
-        CompletableFuture<CallOutcome> call = server.callToolUnparsed(name, object);
+        CompletableFuture<CallOutcome> call = server.callToolUnparsed(name, object, principal(request, exchange),
+                caller(exchange));
         exchange.onClientGone(() -> call.cancel(false));
         call.thenAccept(outcome -> HttpRoutes.write(exchange, toolResponse(name, outcome)));
     }
@@ -128,9 +134,23 @@ final class RestFacade {
         if (!permits(exchange, server.resourceScopes(uri))) {
             return;
         }
-        CompletableFuture<CallOutcome> read = server.readResource(uri);
+        CompletableFuture<CallOutcome> read = server.readResource(uri, principal(request, exchange), caller(exchange));
         exchange.onClientGone(() -> read.cancel(false));
         read.thenAccept(outcome -> HttpRoutes.write(exchange, resourceResponse(uri, outcome)));
+    }
+
+    /** The request's principal, as an MCP request's ({@link McpEndpoint#principal}): its token's, else the resolver's. */
+    private String principal(RouteRequest request, HttpExchange exchange) {
+        dev.tern.auth.AccessPrincipal authenticated = exchange.principal();
+        if (authenticated != null) {
+            return authenticated.name();
+        }
+        return principals == PrincipalResolver.ANONYMOUS ? null : principals.principal(request::header);
+    }
+
+    private dev.tern.server.Caller caller(HttpExchange exchange) {
+        dev.tern.auth.AccessPrincipal authenticated = exchange.principal();
+        return authenticated == null || auth == null ? null : new AuthCaller(authenticated, auth);
     }
 
     /** Whether the caller holds {@code scopes}; otherwise it has been answered 403 {@code insufficient_scope}. */

@@ -7,6 +7,8 @@ import java.util.function.Consumer;
 
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcMessage;
+import dev.tern.protocol.MessageCodec;
+import dev.tern.protocol.WireFormat;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
@@ -27,6 +29,7 @@ import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -34,12 +37,15 @@ import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Serves MCP on one WebSocket connection: each text message is one JSON-RPC message (or batch) for a
+ * Serves MCP on one WebSocket connection: each text message (JSON, subprotocol {@code mcp}) or binary message (CBOR
+ * or MessagePack, subprotocols {@code mcp.cbor} and {@code mcp.msgpack}) is one JSON-RPC message (or batch) for a
  * {@link ServerChannel} of its own, as a stdio pipe has, so 2026-07-28 requests are served as they come and an
  * {@code initialize} binds a 2025-11-25 session to the connection; responses, notifications and server-to-client
- * requests go back as text messages. Back-pressure: reading pauses while the connection is not writable or the
- * connection's requests in flight reach their limit, and a client that lets more than the buffer limit queue up is
- * closed with 1008. Pings when quiet, closes with 1001 when nothing arrives within the idle timeout.
+ * requests go back in the same format and frame type. A frame of the other type closes the connection with 1003; a
+ * message that does not decode is answered with the codec's -32700. Back-pressure: reading pauses while the
+ * connection is not writable or the connection's requests in flight reach their limit, and a client that lets more
+ * than the buffer limit queue up is closed with 1008. Pings when quiet, closes with 1001 when nothing arrives within
+ * the idle timeout.
  */
 final class WebSocketConnection extends ChannelInboundHandlerAdapter implements Outbound {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
@@ -50,7 +56,9 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     private static final long IN_FLIGHT_RECHECK_MILLIS = 2;
 
     private final McpServer server;
-    private final JsonRpcCodec codec;
+    private final MessageCodec codec;
+    /** The connection's format is written as text frames through this; {@code null} for a binary one. */
+    private final @Nullable JsonRpcCodec text;
     private final int maxInFlight;
     private final long maxBufferedBytes;
     private final @Nullable String principal;
@@ -66,10 +74,11 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     private volatile boolean stopped;
     private boolean recheckScheduled;
 
-    WebSocketConnection(McpServer server, JsonRpcCodec codec, HttpOptions.WebSocket options, long maxBufferedBytes,
+    WebSocketConnection(McpServer server, MessageCodec codec, HttpOptions.WebSocket options, long maxBufferedBytes,
             @Nullable String principal, Consumer<WebSocketConnection> onClosed) {
         this.server = server;
         this.codec = codec;
+        this.text = codec instanceof JsonRpcCodec json ? json : null;
         this.maxInFlight = options.maxInFlight();
         this.maxBufferedBytes = maxBufferedBytes;
         this.principal = principal;
@@ -91,11 +100,26 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
-            if (msg instanceof TextWebSocketFrame text) {
-                if (!closing) {
-                    channel.receive(codec.decode(ByteBufUtil.getBytes(text.content())));
-                    updateReading();
+            if (msg instanceof TextWebSocketFrame || msg instanceof BinaryWebSocketFrame) {
+                WebSocketFrame frame = (WebSocketFrame) msg;
+                if (closing) {
+                    return;
                 }
+                if (frame instanceof TextWebSocketFrame != (text != null)) {
+                    WireFormat format = codec.format();
+                    closeWith(WebSocketCloseStatus.INVALID_MESSAGE_TYPE, "MCP messages are "
+                            + (format.binary() ? "binary" : "text") + " frames on subprotocol " + format.subprotocol());
+                    return;
+                }
+                ByteBuf content = frame.content();
+                if (content.hasArray()) {
+                    channel.receive(codec.decode(content.array(), content.arrayOffset() + content.readerIndex(),
+                            content.readableBytes()));
+                } else {
+                    byte[] bytes = ByteBufUtil.getBytes(content);
+                    channel.receive(codec.decode(bytes, 0, bytes.length));
+                }
+                updateReading();
             } else if (msg instanceof PingWebSocketFrame ping) {
                 // A client that does not read gets no pongs queued; its pings are counted by WebSocketFrameLimits.
                 if (!closing && ctx.channel().isWritable()) {
@@ -106,9 +130,6 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
                 closing = true;
                 ctx.writeAndFlush(status < 0 ? new CloseWebSocketFrame() : new CloseWebSocketFrame(status, ""))
                         .addListener(ChannelFutureListener.CLOSE);
-            } else if (msg instanceof BinaryWebSocketFrame) {
-                closeWith(WebSocketCloseStatus.INVALID_MESSAGE_TYPE, "MCP messages are text frames on subprotocol "
-                        + WebSocketEndpoint.SUBPROTOCOL);
             }
             // A pong needs no answer: that something arrived is what the idle timeout waits for.
         } finally {
@@ -122,9 +143,13 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
         if (closing || !c.channel().isActive()) {
             return;
         }
+        if (text == null) {
+            write(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(codec.encode(message))));
+            return;
+        }
         ByteBuf body = c.alloc().ioBuffer(512);
         try {
-            codec.encode(message, new ByteBufOutputStream(body));
+            text.encode(message, new ByteBufOutputStream(body));
         } catch (RuntimeException | Error e) {
             body.release();
             throw e;
@@ -135,7 +160,8 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     @Override
     public void sendBatch(List<? extends JsonRpcMessage> responses) {
         if (!closing) {
-            write(new TextWebSocketFrame(Unpooled.wrappedBuffer(codec.encodeBatch(responses))));
+            ByteBuf body = Unpooled.wrappedBuffer(codec.encodeBatch(responses));
+            write(text == null ? new BinaryWebSocketFrame(body) : new TextWebSocketFrame(body));
         }
     }
 
@@ -144,7 +170,7 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
         return true;
     }
 
-    private void write(TextWebSocketFrame frame) {
+    private void write(WebSocketFrame frame) {
         long bytes = frame.content().readableBytes();
         if (queued.addAndGet(bytes) > maxBufferedBytes) {
             queued.addAndGet(-bytes);

@@ -8,6 +8,8 @@ import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcError;
 import dev.tern.protocol.JsonRpcFailure;
+import dev.tern.protocol.MessageCodec;
+import dev.tern.protocol.WireFormat;
 import dev.tern.server.McpServer;
 
 import io.netty.buffer.Unpooled;
@@ -33,7 +35,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 
 /**
  * The WebSocket endpoint: upgrades an HTTP/1.1 request on its path (after the dispatcher's Host and Origin checks) to
- * a WebSocket connection with subprotocol {@code mcp}, whose pipeline then carries frames instead of HTTP messages:
+ * a WebSocket connection with subprotocol {@code mcp} (JSON in text frames), {@code mcp.cbor} or {@code mcp.msgpack}
+ * (CBOR or MessagePack in binary frames), whose pipeline then carries frames instead of HTTP messages:
  * Netty's frame decoder (masking, frame size: 1002, 1009), its UTF-8 validator (1007), the {@link WebSocketFrameLimits}
  * against floods, Netty's aggregator (message size: 1009), and a {@link WebSocketConnection} serving MCP. One per
  * transport; keeps the open connections so a shutdown can end them, and counts them against the bounds of legacy
@@ -41,10 +44,14 @@ import io.netty.handler.timeout.IdleStateHandler;
  */
 final class WebSocketEndpoint {
     /** The subprotocol the official TypeScript SDK's WebSocket client asks for; MCP messages go as text frames. */
-    static final String SUBPROTOCOL = "mcp";
+    static final String SUBPROTOCOL = WireFormat.JSON.subprotocol();
+    /** Every subprotocol served, JSON's first: the one chosen is the first of the client's list found here. */
+    private static final String SUBPROTOCOLS = java.util.Arrays.stream(WireFormat.values())
+            .map(WireFormat::subprotocol).collect(java.util.stream.Collectors.joining(","));
 
     private final McpServer server;
     private final JsonRpcCodec codec;
+    private final java.util.Map<WireFormat, MessageCodec> codecs = new java.util.EnumMap<>(WireFormat.class);
     private final HttpOptions.WebSocket options;
     private final long maxBufferedBytes;
     private final WebSocketServerHandshakerFactory handshakers;
@@ -56,12 +63,15 @@ final class WebSocketEndpoint {
     WebSocketEndpoint(McpServer server, HttpOptions http, HttpOptions.WebSocket options) {
         this.server = server;
         this.codec = new JsonRpcCodec(http.limits().messages());
+        for (WireFormat format : WireFormat.values()) {
+            codecs.put(format, MessageCodec.of(format, codec));
+        }
         this.options = options;
         this.maxBufferedBytes = http.connections().maxBufferedResponseBytes();
         this.max = http.sessions().max();
         this.shares = new ClientShares(http.sessions().maxPerClient());
         // The URL is only echoed by the draft handshakes, which are not offered: RFC 6455 (version 13) alone.
-        this.handshakers = new WebSocketServerHandshakerFactory(options.path(), SUBPROTOCOL,
+        this.handshakers = new WebSocketServerHandshakerFactory(options.path(), SUBPROTOCOLS,
                 WebSocketDecoderConfig.newBuilder()
                         .maxFramePayloadLength(options.maxFrameBytes())
                         .expectMaskedFrames(true)
@@ -128,7 +138,8 @@ final class WebSocketEndpoint {
         String asked = request.headers().get(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
         if (asked != null && !offers(asked)) {
             refuse(exchange, HttpResponseStatus.BAD_REQUEST,
-                    "Bad request: the WebSocket subprotocol must be " + SUBPROTOCOL + " (asked for: " + asked + ")");
+                    "Bad request: the WebSocket subprotocol must be one of " + SUBPROTOCOLS.replace(",", ", ")
+                            + " (asked for: " + asked + ")");
             return;
         }
         WebSocketServerHandshaker handshaker = handshakers.newHandshaker(request);
@@ -164,11 +175,13 @@ final class WebSocketEndpoint {
             refuse(exchange, HttpResponseStatus.BAD_REQUEST, "Bad request: " + e.getMessage());
             return;
         }
-        switchPipeline(channel.pipeline(), principal, client);
+        // The handshaker chose the first subprotocol of the client's list that it serves; none asked for: JSON.
+        WireFormat format = WireFormat.ofSubprotocol(handshaker.selectedSubprotocol());
+        switchPipeline(channel.pipeline(), principal, client, format == null ? WireFormat.JSON : format);
     }
 
     /** Replaces the HTTP handlers behind Netty's frame decoder with those that serve frames. */
-    private void switchPipeline(ChannelPipeline p, String principal, String client) {
+    private void switchPipeline(ChannelPipeline p, String principal, String client, WireFormat format) {
         p.remove(RequestDecoder.class);
         if (p.get(RequestHeaderTimeout.NAME) != null) {
             p.remove(RequestHeaderTimeout.NAME);
@@ -179,7 +192,8 @@ final class WebSocketEndpoint {
         // The HTTP idle timeout gives way to pings while quiet and a longer wait for anything from the client.
         p.replace("idle", "idle", new IdleStateHandler(options.idleTimeout().toMillis(), 0,
                 options.pingInterval().toMillis(), TimeUnit.MILLISECONDS));
-        WebSocketConnection connection = new WebSocketConnection(server, codec, options, maxBufferedBytes, principal,
+        WebSocketConnection connection = new WebSocketConnection(server, codecs.get(format), options, maxBufferedBytes,
+                principal,
                 closed -> {
                     open.remove(closed);
                     shares.release(client);
@@ -192,10 +206,10 @@ final class WebSocketEndpoint {
         open.add(connection);
     }
 
-    /** Whether a {@code Sec-WebSocket-Protocol} list names the subprotocol served. */
+    /** Whether a {@code Sec-WebSocket-Protocol} list names a subprotocol served. */
     private static boolean offers(String asked) {
         for (String p : asked.split(",")) {
-            if (p.trim().equals(SUBPROTOCOL)) {
+            if (WireFormat.ofSubprotocol(p) != null) {
                 return true;
             }
         }

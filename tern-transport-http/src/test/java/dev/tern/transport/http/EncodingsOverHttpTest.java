@@ -91,6 +91,31 @@ class EncodingsOverHttpTest {
 
     @ParameterizedTest
     @EnumSource(value = WireFormat.class, names = {"CBOR", "MSGPACK"})
+    void aBinaryAnswerCarriesServerTimingAsAJsonOneDoes(WireFormat format) throws Exception {
+        try (Served timed = new Served(b -> b.serverTiming(true))) {
+            MessageCodec codec = MessageCodec.of(format, JSON);
+            URI mcp = URI.create("http://127.0.0.1:" + timed.port() + "/mcp");
+            HttpRequest.Builder request = HttpRequest.newBuilder(mcp).timeout(Duration.ofSeconds(20))
+                    .header("MCP-Protocol-Version", Mcp.MODERN).header("Mcp-Method", "tools/call").header("Mcp-Name", "get_user");
+            HttpResponse<byte[]> binary = http.send(request.copy().header("Content-Type", format.mediaType())
+                    .header("Accept", format.mediaType() + ", application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(getUser(codec, "3"))).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> json = http.send(request.copy().header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(getUser(JSON, "3"))).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+
+            assertThat(binary.headers().firstValue("content-type")).hasValue(format.mediaType());
+            String part = ";dur=\\d+\\.\\d{3}";
+            String pattern = "parse" + part + ", queue" + part + ", exec" + part + ", ser" + part;
+            assertThat(binary.headers().firstValue("server-timing").orElse("none")).matches(pattern);
+            assertThat(json.headers().firstValue("server-timing").orElse("none")).matches(pattern);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WireFormat.class, names = {"CBOR", "MSGPACK"})
     void aClientThatDoesNotAcceptTheFormatIsAnsweredInJson(WireFormat format) throws Exception {
         HttpResponse<byte[]> response = post(format.mediaType(), "application/json, text/event-stream",
                 getUser(MessageCodec.of(format, JSON), "7"));
