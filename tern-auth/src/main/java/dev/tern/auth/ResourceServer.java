@@ -53,6 +53,8 @@ public final class ResourceServer implements AutoCloseable {
     private final Duration retryAfter;
     private final HttpFetcher http;
     private final JwtVerifier jwt;
+    private final CertificateIdentity certificateIdentity;
+    private final Set<String> certificateScopes;
 
     private ResourceServer(Builder builder) {
         this.resource = builder.resource;
@@ -63,6 +65,8 @@ public final class ResourceServer implements AutoCloseable {
         this.challenges = new Challenges(metadata.uri().toString());
         this.tokenExchange = builder.tokenExchange;
         this.retryAfter = builder.httpTimeout.multipliedBy(2);
+        this.certificateIdentity = builder.certificateIdentity;
+        this.certificateScopes = Set.copyOf(builder.certificateScopes);
         this.http = new HttpFetcher(builder.httpTimeout, builder.maxDocumentBytes);
         Map<String, TokenVerifier> all = new HashMap<>(builder.verifiers);
         if (all.containsKey(BEARER)) {
@@ -104,7 +108,8 @@ public final class ResourceServer implements AutoCloseable {
     }
 
     /**
-     * Who sent a request, from its {@code Authorization} header, checked against the scopes every request needs.
+     * Who sent a request, from its {@code Authorization} header, checked against the scopes every request needs; for
+     * a request without the header, from its client certificate where {@link Builder#clientCertificates} allows it.
      * May block the first time an issuer's keys are needed, when they rotate, and when an opaque token is
      * introspected and not cached.
      *
@@ -126,7 +131,8 @@ public final class ResourceServer implements AutoCloseable {
 
     private AuthOutcome authenticate(String authorization, X509Certificate clientCertificate, boolean cachedOnly) {
         if (authorization == null || authorization.isBlank()) {
-            return challenges.missing(requiredOrSupported());
+            AccessPrincipal certified = certificatePrincipal(clientCertificate);
+            return certified == null ? challenges.missing(requiredOrSupported()) : authorize(certified, List.of());
         }
         String header = authorization.strip();
         int space = header.indexOf(' ');
@@ -220,7 +226,7 @@ public final class ResourceServer implements AutoCloseable {
             throw new IllegalStateException("no token exchange configured (ResourceServer.Builder.tokenExchange)");
         }
         if (principal.token() == null) {
-            throw new IllegalStateException("principal " + principal.name() + " was not authenticated by this server");
+            throw new IllegalStateException("principal " + principal.name() + " holds no token of this server to exchange");
         }
         if (resource.equals(audience.toString())) {
             throw new IllegalArgumentException("audience: " + audience + " (expected: another service than "
@@ -240,6 +246,20 @@ public final class ResourceServer implements AutoCloseable {
             jwt.close();
         }
         http.close();
+    }
+
+    /** The principal a client certificate names, or {@code null} when certificates are no identity here. */
+    private AccessPrincipal certificatePrincipal(X509Certificate certificate) {
+        if (certificateIdentity == null || certificate == null) {
+            return null;
+        }
+        String subject = certificateIdentity.of(certificate);
+        if (subject == null) {
+            return null;
+        }
+        String issuer = certificate.getIssuerX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253);
+        return AccessPrincipal.of(issuer, subject, null, certificateScopes, Map.of("iss", issuer, "sub", subject),
+                certificate.getNotAfter().toInstant());
     }
 
     private List<String> requiredOrSupported() {
@@ -366,6 +386,8 @@ public final class ResourceServer implements AutoCloseable {
         private String introspectionClientId;
         private String introspectionClientSecret;
         private TokenExchange tokenExchange;
+        private CertificateIdentity certificateIdentity;
+        private Set<String> certificateScopes = Set.of();
         private Clock clock = Clock.systemUTC();
 
         private Builder(String resource) {
@@ -504,6 +526,23 @@ public final class ResourceServer implements AutoCloseable {
         /** How handlers get tokens for downstream services ({@link ResourceServer#exchange}). */
         public Builder tokenExchange(TokenExchange exchange) {
             this.tokenExchange = Objects.requireNonNull(exchange, "exchange");
+            return this;
+        }
+
+        /**
+         * A request without an {@code Authorization} header whose connection presented a verified TLS client
+         * certificate (mutual TLS) is the principal the certificate names by {@code identity}, granted
+         * {@code scopes} (default: off, such a request gets 401). The principal's issuer is the certificate's
+         * issuer, its subject the chosen name; a certificate without that name is no credential. A request with a
+         * token is judged by its token alone, and a certificate principal has no token to exchange downstream.
+         */
+        public Builder clientCertificates(CertificateIdentity identity, String... scopes) {
+            this.certificateIdentity = Objects.requireNonNull(identity, "identity");
+            Set<String> checked = new LinkedHashSet<>();
+            for (String scope : scopes) {
+                checked.add(scope(scope));
+            }
+            this.certificateScopes = checked;
             return this;
         }
 
