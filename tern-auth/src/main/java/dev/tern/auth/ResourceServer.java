@@ -63,11 +63,13 @@ public final class ResourceServer implements AutoCloseable {
         this.requiredScopes = List.copyOf(builder.requiredScopes);
         this.metadata = new ProtectedResourceMetadata(resource, authorizationServers, scopesSupported);
         this.challenges = new Challenges(metadata.uri().toString());
-        this.tokenExchange = builder.tokenExchange;
         this.retryAfter = builder.httpTimeout.multipliedBy(2);
         this.certificateIdentity = builder.certificateIdentity;
         this.certificateScopes = Set.copyOf(builder.certificateScopes);
         this.http = new HttpFetcher(builder.httpTimeout, builder.maxDocumentBytes);
+        this.tokenExchange = builder.tokenExchangeEndpoint == null ? builder.tokenExchange
+                : new TokenExchangeClient(builder.tokenExchangeEndpoint, builder.tokenExchangeClientId,
+                        builder.tokenExchangeClientSecret, http, builder.clock);
         Map<String, TokenVerifier> all = new HashMap<>(builder.verifiers);
         if (all.containsKey(BEARER)) {
             this.jwt = null;
@@ -386,6 +388,9 @@ public final class ResourceServer implements AutoCloseable {
         private String introspectionClientId;
         private String introspectionClientSecret;
         private TokenExchange tokenExchange;
+        private URI tokenExchangeEndpoint;
+        private String tokenExchangeClientId;
+        private String tokenExchangeClientSecret;
         private CertificateIdentity certificateIdentity;
         private Set<String> certificateScopes = Set.of();
         private Clock clock = Clock.systemUTC();
@@ -526,6 +531,20 @@ public final class ResourceServer implements AutoCloseable {
         /** How handlers get tokens for downstream services ({@link ResourceServer#exchange}). */
         public Builder tokenExchange(TokenExchange exchange) {
             this.tokenExchange = Objects.requireNonNull(exchange, "exchange");
+            this.tokenExchangeEndpoint = null;
+            return this;
+        }
+
+        /**
+         * Handlers get tokens for downstream services by RFC 8693 token exchange at the authorization server's
+         * token {@code endpoint}: the caller's token is the subject token, the downstream service's URI the
+         * {@code audience}, and this resource server authenticates with its client credentials (HTTP Basic).
+         */
+        public Builder tokenExchange(String endpoint, String clientId, String clientSecret) {
+            this.tokenExchangeEndpoint = Uris.secure("token exchange endpoint", endpoint);
+            this.tokenExchangeClientId = Objects.requireNonNull(clientId, "clientId");
+            this.tokenExchangeClientSecret = Objects.requireNonNull(clientSecret, "clientSecret");
+            this.tokenExchange = null;
             return this;
         }
 
