@@ -40,17 +40,22 @@ final class DirectCalls {
 
     private final McpServer server;
     /** Where the messages of a direct call would go: it has no client, so anything sent to one is dropped. */
-    private static final RequestHost NO_CLIENT = new RequestHost() {
-        private final Outbound nowhere = (message, relatedTo) -> {
-        };
+    private static final RequestHost NO_CLIENT = new NoClient(null);
 
+    /** The host of a direct call: no client to send to, and the caller the transport authenticated, if any. */
+    private record NoClient(@org.jspecify.annotations.Nullable Caller caller) implements RequestHost, Outbound {
         @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
         }
 
         @Override
         public Outbound outbound() {
-            return nowhere;
+            return this;
+        }
+
+        @Override
+        public String principal() {
+            return caller == null ? null : caller.name();
         }
 
         @Override
@@ -61,7 +66,7 @@ final class DirectCalls {
         public boolean listening(Listens.Listen listen) {
             return false;
         }
-    };
+    }
 
     private final AtomicLong ids = new AtomicLong();
     private final Set<Exchange> running = ConcurrentHashMap.newKeySet();
@@ -74,12 +79,12 @@ final class DirectCalls {
      * {@code parsed}: whether a {@code structuredContent} the tool's value was serialized to is parsed back into a
      * tree, or left as the {@link Json#rawJson} node holding that JSON.
      */
-    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments, boolean parsed) {
+    CompletableFuture<CallOutcome> callTool(String name, ObjectNode arguments, boolean parsed, Caller caller) {
         ObjectNode params = Json.object();
         params.put("name", name);
         params.set("arguments", arguments);
         ToolSpec tool = server.registry().tool(name);
-        return start("tools/call", params, tool != null && tool.nonBlocking(), e -> {
+        return start("tools/call", params, tool != null && tool.nonBlocking(), caller, e -> {
             if (tool == null) {
                 return new CallOutcome.NotFound("Unknown tool: " + name);
             }
@@ -99,11 +104,11 @@ final class DirectCalls {
         });
     }
 
-    CompletableFuture<CallOutcome> readResource(String uri) {
+    CompletableFuture<CallOutcome> readResource(String uri, Caller caller) {
         ObjectNode params = Json.object();
         params.put("uri", uri);
         FeatureRegistry.Match match = server.registry().findResource(uri).orElse(null);
-        return start("resources/read", params, match != null && match.nonBlocking(), e -> {
+        return start("resources/read", params, match != null && match.nonBlocking(), caller, e -> {
             if (match == null) {
                 return new CallOutcome.NotFound("Resource not found: " + uri);
             }
@@ -122,10 +127,11 @@ final class DirectCalls {
         }
     }
 
-    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, boolean nonBlocking, Body body) {
+    private CompletableFuture<CallOutcome> start(String method, ObjectNode params, boolean nonBlocking, Caller caller,
+            Body body) {
         CompletableFuture<CallOutcome> outcome = new CompletableFuture<>();
         JsonRpcRequest request = new JsonRpcRequest(RequestId.of(ids.incrementAndGet()), method, params);
-        Exchange exchange = new Exchange(server, null, NO_CLIENT, request, ProtocolVersion.V2026_07_28, Json.object(),
+        Exchange exchange = new Exchange(server, null, caller == null ? NO_CLIENT : new NoClient(caller), request, ProtocolVersion.V2026_07_28, Json.object(),
                 null, null, response -> {
                 });
         if (server.isClosed()) {

@@ -247,7 +247,7 @@ public final class McpServer implements AutoCloseable {
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> callTool(String name, @Nullable ObjectNode arguments) {
         Objects.requireNonNull(name, "name");
-        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true);
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, true, null);
     }
 
     /**
@@ -258,8 +258,17 @@ public final class McpServer implements AutoCloseable {
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name,
             @Nullable ObjectNode arguments) {
+        return callToolUnparsed(name, arguments, null);
+    }
+
+    /**
+     * As {@link #callToolUnparsed(String, ObjectNode)} on behalf of {@code caller}, whom the handler sees as
+     * {@link RequestContext#caller()} (and whose name keeps its private cached results apart), as over MCP.
+     */
+    public java.util.concurrent.CompletableFuture<CallOutcome> callToolUnparsed(String name,
+            @Nullable ObjectNode arguments, @Nullable Caller caller) {
         Objects.requireNonNull(name, "name");
-        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false);
+        return directCalls.callTool(name, arguments == null ? Json.object() : arguments, false, caller);
     }
 
     /**
@@ -268,7 +277,12 @@ public final class McpServer implements AutoCloseable {
      * cancels the read. The future never completes exceptionally.
      */
     public java.util.concurrent.CompletableFuture<CallOutcome> readResource(String uri) {
-        return directCalls.readResource(Objects.requireNonNull(uri, "uri"));
+        return readResource(uri, null);
+    }
+
+    /** As {@link #readResource(String)} on behalf of {@code caller}, whom the handler sees as its caller. */
+    public java.util.concurrent.CompletableFuture<CallOutcome> readResource(String uri, @Nullable Caller caller) {
+        return directCalls.readResource(Objects.requireNonNull(uri, "uri"), caller);
     }
 
     /**

@@ -84,7 +84,7 @@ final class RestFacade {
         if (!permits(exchange, server.toolScopes(name))) {
             return;
         }
-        CompletableFuture<CallOutcome> call = server.callToolUnparsed(name, object);
+        CompletableFuture<CallOutcome> call = server.callToolUnparsed(name, object, caller(exchange));
         exchange.onClientGone(() -> call.cancel(false));
         call.thenAccept(outcome -> HttpRoutes.write(exchange, toolResponse(name, outcome)));
     }
@@ -128,9 +128,15 @@ final class RestFacade {
         if (!permits(exchange, server.resourceScopes(uri))) {
             return;
         }
-        CompletableFuture<CallOutcome> read = server.readResource(uri);
+        CompletableFuture<CallOutcome> read = server.readResource(uri, caller(exchange));
         exchange.onClientGone(() -> read.cancel(false));
         read.thenAccept(outcome -> HttpRoutes.write(exchange, resourceResponse(uri, outcome)));
+    }
+
+    /** The authenticated caller of a request, as MCP handlers see theirs; {@code null} without authentication. */
+    private dev.tern.server.Caller caller(HttpExchange exchange) {
+        return auth == null || exchange.principal() == null ? null
+                : new AuthCaller(exchange.principal(), auth);
     }
 
     /** Whether the caller holds {@code scopes}; otherwise it has been answered 403 {@code insufficient_scope}. */
