@@ -55,6 +55,7 @@ public final class ResourceServer implements AutoCloseable {
     private final JwtVerifier jwt;
     private final CertificateIdentity certificateIdentity;
     private final Set<String> certificateScopes;
+    private final String description;
 
     private ResourceServer(Builder builder) {
         this.resource = builder.resource;
@@ -84,6 +85,15 @@ public final class ResourceServer implements AutoCloseable {
                     builder.clock));
         }
         this.verifiers = Map.copyOf(all);
+        this.description = "ResourceServer[resource=" + resource + ", authorizationServers=" + authorizationServers
+                + ", scopesSupported=" + scopesSupported + ", requiredScopes=" + requiredScopes
+                + ", introspection=" + (builder.introspectionEndpoint == null || jwt == null ? "off"
+                        : builder.introspectionEndpoint + " as client " + builder.introspectionClientId)
+                + ", tokenExchange=" + (builder.tokenExchangeEndpoint != null ? builder.tokenExchangeEndpoint
+                        + " as client " + builder.tokenExchangeClientId : tokenExchange == null ? "off" : "custom")
+                + ", clientCertificates=" + (certificateIdentity == null ? "off"
+                        : certificateIdentity.name().toLowerCase(Locale.ROOT) + " " + certificateScopes)
+                + ", schemes=" + new java.util.TreeSet<>(verifiers.keySet()) + "]";
     }
 
     /**
@@ -240,6 +250,12 @@ public final class ResourceServer implements AutoCloseable {
             throw new IllegalStateException("the token exchange returned the inbound token (no passthrough)");
         }
         return token;
+    }
+
+    /** The settings, for logs and start-up lines: endpoints and client ids, never a secret. */
+    @Override
+    public String toString() {
+        return description;
     }
 
     @Override

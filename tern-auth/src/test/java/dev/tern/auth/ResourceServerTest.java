@@ -160,4 +160,22 @@ class ResourceServerTest {
         assertThat(CertificateIdentity.parse(" Dns ")).isEqualTo(CertificateIdentity.DNS);
         assertThatThrownBy(() -> CertificateIdentity.parse("cn")).hasMessageContaining("expected: subject, dns");
     }
+
+    @Test
+    void theDescriptionNamesEverySettingButNeverASecret() {
+        try (ResourceServer plain = build("https://mcp.example.test/mcp");
+                ResourceServer full = ResourceServer.builder("https://mcp.example.test/mcp")
+                        .authorizationServer("https://auth.example.test").requiredScopes("users:read")
+                        .introspection("https://auth.example.test/introspect", "tern", "intro-secret")
+                        .tokenExchange("https://auth.example.test/token", "tern", "exchange-secret")
+                        .clientCertificates(CertificateIdentity.URI, "users:read").build()) {
+            assertThat(plain.toString()).isEqualTo("ResourceServer[resource=https://mcp.example.test/mcp, "
+                    + "authorizationServers=[https://auth.example.test, https://login.example.test/tenant1], "
+                    + "scopesSupported=[users:read, users:write], requiredScopes=[], introspection=off, "
+                    + "tokenExchange=off, clientCertificates=off, schemes=[bearer]]");
+            assertThat(full.toString()).contains("introspection=https://auth.example.test/introspect as client tern",
+                    "tokenExchange=https://auth.example.test/token as client tern",
+                    "clientCertificates=uri [users:read]").doesNotContain("secret");
+        }
+    }
 }
