@@ -33,7 +33,7 @@ public final class HttpMcpTarget implements Target {
         this.uri = b.uri;
         this.era = b.era;
         this.timeout = b.timeout;
-        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections);
+        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections, b.headers);
     }
 
     public static Builder builder(URI uri) {
@@ -48,6 +48,7 @@ public final class HttpMcpTarget implements Target {
         private boolean insecure;
         private Duration timeout = Duration.ofSeconds(10);
         private int connections = 64;
+        private final java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -83,6 +84,12 @@ public final class HttpMcpTarget implements Target {
                 throw new IllegalArgumentException("connections: " + value + " (expected: > 0)");
             }
             this.connections = value;
+            return this;
+        }
+
+        /** A header every request carries, say {@code Authorization: Bearer ...} (repeatable). */
+        public Builder header(String name, String value) {
+            headers.add(java.util.Map.entry(name, value));
             return this;
         }
 
