@@ -238,7 +238,8 @@ public final class ResourceServer implements AutoCloseable {
             throw new IllegalStateException("no token exchange configured (ResourceServer.Builder.tokenExchange)");
         }
         if (principal.token() == null) {
-            throw new IllegalStateException("principal " + principal.name() + " holds no token of this server to exchange");
+            throw new IllegalStateException("principal " + principal.name()
+                    + " holds no token of this server to exchange");
         }
         if (resource.equals(audience.toString())) {
             throw new IllegalArgumentException("audience: " + audience + " (expected: another service than "

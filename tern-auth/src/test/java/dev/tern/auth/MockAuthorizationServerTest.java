@@ -252,8 +252,10 @@ class MockAuthorizationServerTest {
                 request = authorizationServer.takeRequest(10, java.util.concurrent.TimeUnit.SECONDS);
             }
             assertThat(request).as("the token request").isNotNull();
-            assertThat(request.getBody().readUtf8()).contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange",
-                    "subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token", "scope=orders%3Aread");
+            assertThat(request.getBody().readUtf8()).contains(
+                    "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange",
+                    "subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token",
+                    "scope=orders%3Aread");
             assertThat(request.getHeaders().get("Authorization")).isEqualTo("Basic dGVybjpzZWNyZXQ=");
         }
         try (ResourceServer refused = ResourceServer.builder(RESOURCE).authorizationServer(issuer)

@@ -131,7 +131,8 @@ final class DirectCalls {
             Body body) {
         CompletableFuture<CallOutcome> outcome = new CompletableFuture<>();
         JsonRpcRequest request = new JsonRpcRequest(RequestId.of(ids.incrementAndGet()), method, params);
-        Exchange exchange = new Exchange(server, null, caller == null ? NO_CLIENT : new NoClient(caller), request, ProtocolVersion.V2026_07_28, Json.object(),
+        RequestHost host = caller == null ? NO_CLIENT : new NoClient(caller);
+        Exchange exchange = new Exchange(server, null, host, request, ProtocolVersion.V2026_07_28, Json.object(),
                 null, null, response -> {
                 });
         if (server.isClosed()) {
