@@ -50,6 +50,16 @@ final class HttpFetcher implements ResourceRetriever, AutoCloseable {
                 .build());
     }
 
+    /**
+     * The HTTP Basic credentials of an OAuth client: RFC 6749 §2.3.1 form-encodes the id and secret before they are
+     * joined and base64-encoded.
+     */
+    static String basic(String clientId, String clientSecret) {
+        String joined = java.net.URLEncoder.encode(clientId, StandardCharsets.UTF_8) + ":"
+                + java.net.URLEncoder.encode(clientSecret, StandardCharsets.UTF_8);
+        return "Basic " + java.util.Base64.getEncoder().encodeToString(joined.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** For Nimbus's JWK set source: the key set at {@code url}, or an {@link IOException} for anything but 200. */
     @Override
     public Resource retrieveResource(URL url) throws IOException {

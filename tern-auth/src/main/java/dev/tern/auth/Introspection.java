@@ -42,9 +42,7 @@ final class Introspection {
     Introspection(URI endpoint, String clientId, String clientSecret, String resource, List<String> issuers,
             Duration clockSkew, Duration cacheTtl, long cacheSize, HttpFetcher http, Clock clock) {
         this.endpoint = endpoint;
-        // RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined and base64-encoded.
-        this.authorization = "Basic " + Base64.getEncoder().encodeToString(
-                (form(clientId) + ":" + form(clientSecret)).getBytes(StandardCharsets.UTF_8));
+        this.authorization = HttpFetcher.basic(clientId, clientSecret);
         this.resource = resource;
         this.issuers = List.copyOf(issuers);
         this.clockSkew = clockSkew;

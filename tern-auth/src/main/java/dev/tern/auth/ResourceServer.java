@@ -53,6 +53,9 @@ public final class ResourceServer implements AutoCloseable {
     private final Duration retryAfter;
     private final HttpFetcher http;
     private final JwtVerifier jwt;
+    private final CertificateIdentity certificateIdentity;
+    private final Set<String> certificateScopes;
+    private final String description;
 
     private ResourceServer(Builder builder) {
         this.resource = builder.resource;
@@ -61,9 +64,13 @@ public final class ResourceServer implements AutoCloseable {
         this.requiredScopes = List.copyOf(builder.requiredScopes);
         this.metadata = new ProtectedResourceMetadata(resource, authorizationServers, scopesSupported);
         this.challenges = new Challenges(metadata.uri().toString());
-        this.tokenExchange = builder.tokenExchange;
         this.retryAfter = builder.httpTimeout.multipliedBy(2);
+        this.certificateIdentity = builder.certificateIdentity;
+        this.certificateScopes = Set.copyOf(builder.certificateScopes);
         this.http = new HttpFetcher(builder.httpTimeout, builder.maxDocumentBytes);
+        this.tokenExchange = builder.tokenExchangeEndpoint == null ? builder.tokenExchange
+                : new TokenExchangeClient(builder.tokenExchangeEndpoint, builder.tokenExchangeClientId,
+                        builder.tokenExchangeClientSecret, http, builder.clock);
         Map<String, TokenVerifier> all = new HashMap<>(builder.verifiers);
         if (all.containsKey(BEARER)) {
             this.jwt = null;
@@ -78,6 +85,15 @@ public final class ResourceServer implements AutoCloseable {
                     builder.clock));
         }
         this.verifiers = Map.copyOf(all);
+        this.description = "ResourceServer[resource=" + resource + ", authorizationServers=" + authorizationServers
+                + ", scopesSupported=" + scopesSupported + ", requiredScopes=" + requiredScopes
+                + ", introspection=" + (builder.introspectionEndpoint == null || jwt == null ? "off"
+                        : builder.introspectionEndpoint + " as client " + builder.introspectionClientId)
+                + ", tokenExchange=" + (builder.tokenExchangeEndpoint != null ? builder.tokenExchangeEndpoint
+                        + " as client " + builder.tokenExchangeClientId : tokenExchange == null ? "off" : "custom")
+                + ", clientCertificates=" + (certificateIdentity == null ? "off"
+                        : certificateIdentity.name().toLowerCase(Locale.ROOT) + " " + certificateScopes)
+                + ", schemes=" + new java.util.TreeSet<>(verifiers.keySet()) + "]";
     }
 
     /**
@@ -104,7 +120,8 @@ public final class ResourceServer implements AutoCloseable {
     }
 
     /**
-     * Who sent a request, from its {@code Authorization} header, checked against the scopes every request needs.
+     * Who sent a request, from its {@code Authorization} header, checked against the scopes every request needs; for
+     * a request without the header, from its client certificate where {@link Builder#clientCertificates} allows it.
      * May block the first time an issuer's keys are needed, when they rotate, and when an opaque token is
      * introspected and not cached.
      *
@@ -126,7 +143,8 @@ public final class ResourceServer implements AutoCloseable {
 
     private AuthOutcome authenticate(String authorization, X509Certificate clientCertificate, boolean cachedOnly) {
         if (authorization == null || authorization.isBlank()) {
-            return challenges.missing(requiredOrSupported());
+            AccessPrincipal certified = certificatePrincipal(clientCertificate);
+            return certified == null ? challenges.missing(requiredOrSupported()) : authorize(certified, List.of());
         }
         String header = authorization.strip();
         int space = header.indexOf(' ');
@@ -220,7 +238,8 @@ public final class ResourceServer implements AutoCloseable {
             throw new IllegalStateException("no token exchange configured (ResourceServer.Builder.tokenExchange)");
         }
         if (principal.token() == null) {
-            throw new IllegalStateException("principal " + principal.name() + " was not authenticated by this server");
+            throw new IllegalStateException("principal " + principal.name()
+                    + " holds no token of this server to exchange");
         }
         if (resource.equals(audience.toString())) {
             throw new IllegalArgumentException("audience: " + audience + " (expected: another service than "
@@ -234,12 +253,32 @@ public final class ResourceServer implements AutoCloseable {
         return token;
     }
 
+    /** The settings, for logs and start-up lines: endpoints and client ids, never a secret. */
+    @Override
+    public String toString() {
+        return description;
+    }
+
     @Override
     public void close() {
         if (jwt != null) {
             jwt.close();
         }
         http.close();
+    }
+
+    /** The principal a client certificate names, or {@code null} when certificates are no identity here. */
+    private AccessPrincipal certificatePrincipal(X509Certificate certificate) {
+        if (certificateIdentity == null || certificate == null) {
+            return null;
+        }
+        String subject = certificateIdentity.of(certificate);
+        if (subject == null) {
+            return null;
+        }
+        String issuer = certificate.getIssuerX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253);
+        return AccessPrincipal.of(issuer, subject, null, certificateScopes, Map.of("iss", issuer, "sub", subject),
+                certificate.getNotAfter().toInstant());
     }
 
     private List<String> requiredOrSupported() {
@@ -366,6 +405,11 @@ public final class ResourceServer implements AutoCloseable {
         private String introspectionClientId;
         private String introspectionClientSecret;
         private TokenExchange tokenExchange;
+        private URI tokenExchangeEndpoint;
+        private String tokenExchangeClientId;
+        private String tokenExchangeClientSecret;
+        private CertificateIdentity certificateIdentity;
+        private Set<String> certificateScopes = Set.of();
         private Clock clock = Clock.systemUTC();
 
         private Builder(String resource) {
@@ -504,6 +548,37 @@ public final class ResourceServer implements AutoCloseable {
         /** How handlers get tokens for downstream services ({@link ResourceServer#exchange}). */
         public Builder tokenExchange(TokenExchange exchange) {
             this.tokenExchange = Objects.requireNonNull(exchange, "exchange");
+            this.tokenExchangeEndpoint = null;
+            return this;
+        }
+
+        /**
+         * Handlers get tokens for downstream services by RFC 8693 token exchange at the authorization server's
+         * token {@code endpoint}: the caller's token is the subject token, the downstream service's URI the
+         * {@code audience}, and this resource server authenticates with its client credentials (HTTP Basic).
+         */
+        public Builder tokenExchange(String endpoint, String clientId, String clientSecret) {
+            this.tokenExchangeEndpoint = Uris.secure("token exchange endpoint", endpoint);
+            this.tokenExchangeClientId = Objects.requireNonNull(clientId, "clientId");
+            this.tokenExchangeClientSecret = Objects.requireNonNull(clientSecret, "clientSecret");
+            this.tokenExchange = null;
+            return this;
+        }
+
+        /**
+         * A request without an {@code Authorization} header whose connection presented a verified TLS client
+         * certificate (mutual TLS) is the principal the certificate names by {@code identity}, granted
+         * {@code scopes} (default: off, such a request gets 401). The principal's issuer is the certificate's
+         * issuer, its subject the chosen name; a certificate without that name is no credential. A request with a
+         * token is judged by its token alone, and a certificate principal has no token to exchange downstream.
+         */
+        public Builder clientCertificates(CertificateIdentity identity, String... scopes) {
+            this.certificateIdentity = Objects.requireNonNull(identity, "identity");
+            Set<String> checked = new LinkedHashSet<>();
+            for (String scope : scopes) {
+                checked.add(scope(scope));
+            }
+            this.certificateScopes = checked;
             return this;
         }
 

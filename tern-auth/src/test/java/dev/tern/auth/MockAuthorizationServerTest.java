@@ -226,4 +226,46 @@ class MockAuthorizationServerTest {
             assertThat(challenge(noSkew.authenticate("Bearer " + shortLived)).error()).isEqualTo("invalid_token");
         }
     }
+
+    @Test
+    void anRfc8693TokenExchangeGetsADownstreamTokenForTheCallerFromTheAuthorizationServer() throws Exception {
+        String tokenEndpoint = authorizationServer.tokenEndpointUrl("default").toString();
+        try (ResourceServer exchanging = ResourceServer.builder(RESOURCE).authorizationServer(issuer)
+                .tokenExchange(tokenEndpoint, "tern", "secret").httpTimeout(java.time.Duration.ofSeconds(30))
+                .build()) {
+            String inbound = validToken();
+            AccessPrincipal alice = ((AuthOutcome.Authenticated) exchanging.authenticate("Bearer " + inbound))
+                    .principal();
+
+            TokenExchange.DownstreamToken downstream = exchanging.exchange(alice,
+                    URI.create("https://orders.example.test/api"), Set.of("orders:read"));
+
+            assertThat(downstream.accessToken()).isNotEqualTo(inbound);
+            assertThat(downstream.tokenType()).isEqualToIgnoringCase("Bearer");
+            assertThat(downstream.expiresAt()).isAfter(java.time.Instant.now());
+            JWTClaimsSet claims = SignedJWT.parse(downstream.accessToken()).getJWTClaimsSet();
+            assertThat(claims.getAudience()).containsExactly("https://orders.example.test/api");
+            assertThat(claims.getSubject()).isEqualTo("alice");
+            assertThat(claims.getIssuer()).isEqualTo(issuer);
+            var request = authorizationServer.takeRequest(10, java.util.concurrent.TimeUnit.SECONDS);
+            for (int i = 0; i < 20 && request != null && !request.getPath().endsWith("/token"); i++) {
+                request = authorizationServer.takeRequest(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            assertThat(request).as("the token request").isNotNull();
+            assertThat(request.getBody().readUtf8()).contains(
+                    "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange",
+                    "subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token",
+                    "scope=orders%3Aread");
+            assertThat(request.getHeaders().get("Authorization")).isEqualTo("Basic dGVybjpzZWNyZXQ=");
+        }
+        try (ResourceServer refused = ResourceServer.builder(RESOURCE).authorizationServer(issuer)
+                .tokenExchange(issuer + "/no-such-endpoint", "tern", "secret")
+                .httpTimeout(java.time.Duration.ofSeconds(30)).build()) {
+            AccessPrincipal alice = ((AuthOutcome.Authenticated) refused.authenticate("Bearer " + validToken()))
+                    .principal();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> refused.exchange(alice,
+                    URI.create("https://orders.example.test/api"), Set.of())).isInstanceOf(RuntimeException.class)
+                    .hasMessageContaining("token exchange at " + issuer + "/no-such-endpoint");
+        }
+    }
 }

@@ -113,4 +113,69 @@ class ResourceServerTest {
             assertThat(challenge.wwwAuthenticate()).endsWith("error_description=\"bad ?token?? ???\"");
         }
     }
+
+    @Test
+    void aVerifiedClientCertificateIsThePrincipalOfARequestWithoutATokenOnlyWhenAllowed() throws Exception {
+        java.security.cert.X509Certificate certificate;
+        try (var in = ResourceServerTest.class.getResourceAsStream("client-a.pem")) {
+            certificate = com.nimbusds.jose.util.X509CertUtils.parse(new String(in.readAllBytes(),
+                    StandardCharsets.US_ASCII));
+        }
+        try (ResourceServer off = build("https://mcp.example.test/mcp");
+                ResourceServer bySubject = ResourceServer.builder("https://mcp.example.test/mcp")
+                        .authorizationServer("https://auth.example.test").requiredScopes("users:read")
+                        .clientCertificates(CertificateIdentity.SUBJECT, "users:read")
+                        .tokenExchange((token, who, audience, scopes) -> new TokenExchange.DownstreamToken("down",
+                                "Bearer", null)).build();
+                ResourceServer byDns = ResourceServer.builder("https://mcp.example.test/mcp")
+                        .authorizationServer("https://auth.example.test")
+                        .clientCertificates(CertificateIdentity.DNS).build();
+                ResourceServer scopeless = ResourceServer.builder("https://mcp.example.test/mcp")
+                        .authorizationServer("https://auth.example.test").requiredScopes("users:read")
+                        .clientCertificates(CertificateIdentity.SUBJECT).build()) {
+            assertThat(((AuthOutcome.Challenge) off.authenticate(null, certificate)).status())
+                    .as("certificates are no identity by default").isEqualTo(401);
+
+            AccessPrincipal principal = ((AuthOutcome.Authenticated) bySubject.authenticate(null, certificate))
+                    .principal();
+            assertThat(principal.subject()).isEqualTo("CN=client-a.test");
+            assertThat(principal.issuer()).isEqualTo("CN=client-a.test");
+            assertThat(principal.scopes()).containsExactly("users:read");
+            assertThat(principal.expiresAt()).isEqualTo(certificate.getNotAfter().toInstant());
+            assertThat(bySubject.authenticateWithoutBlocking("", certificate)).get()
+                    .isInstanceOf(AuthOutcome.Authenticated.class);
+            assertThat(((AuthOutcome.Challenge) bySubject.authenticate(null, null)).status())
+                    .as("no certificate").isEqualTo(401);
+            assertThat(((AuthOutcome.Challenge) bySubject.authenticate("Bearer not-a-jwt", certificate)).error())
+                    .as("a token is judged by itself").isEqualTo("invalid_token");
+
+            assertThat(((AuthOutcome.Challenge) byDns.authenticate(null, certificate)).status())
+                    .as("a certificate without a DNS name").isEqualTo(401);
+            assertThat(((AuthOutcome.Challenge) scopeless.authenticate(null, certificate)).status())
+                    .as("a certificate principal without the required scope").isEqualTo(403);
+            assertThatThrownBy(() -> bySubject.exchange(principal, URI.create("https://orders.example.test"),
+                    java.util.Set.of())).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("holds no token");
+        }
+        assertThat(CertificateIdentity.parse(" Dns ")).isEqualTo(CertificateIdentity.DNS);
+        assertThatThrownBy(() -> CertificateIdentity.parse("cn")).hasMessageContaining("expected: subject, dns");
+    }
+
+    @Test
+    void theDescriptionNamesEverySettingButNeverASecret() {
+        try (ResourceServer plain = build("https://mcp.example.test/mcp");
+                ResourceServer full = ResourceServer.builder("https://mcp.example.test/mcp")
+                        .authorizationServer("https://auth.example.test").requiredScopes("users:read")
+                        .introspection("https://auth.example.test/introspect", "tern", "intro-secret")
+                        .tokenExchange("https://auth.example.test/token", "tern", "exchange-secret")
+                        .clientCertificates(CertificateIdentity.URI, "users:read").build()) {
+            assertThat(plain.toString()).isEqualTo("ResourceServer[resource=https://mcp.example.test/mcp, "
+                    + "authorizationServers=[https://auth.example.test, https://login.example.test/tenant1], "
+                    + "scopesSupported=[users:read, users:write], requiredScopes=[], introspection=off, "
+                    + "tokenExchange=off, clientCertificates=off, schemes=[bearer]]");
+            assertThat(full.toString()).contains("introspection=https://auth.example.test/introspect as client tern",
+                    "tokenExchange=https://auth.example.test/token as client tern",
+                    "clientCertificates=uri [users:read]").doesNotContain("secret");
+        }
+    }
 }

@@ -46,6 +46,7 @@ public final class CompareRun {
     private boolean quiet;
     private String label = "compare";
     private PrintStream log = System.err;
+    private List<Map.Entry<String, String>> headers = List.of();
 
     private CompareRun(String mainClass, List<String> args, LoadSpec spec) {
         this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
@@ -70,6 +71,12 @@ public final class CompareRun {
     }
 
     /** The user every target fetches. */
+    /** Headers every request of every target carries, say {@code Authorization: Bearer ...}. */
+    public CompareRun headers(List<Map.Entry<String, String>> value) {
+        this.headers = List.copyOf(value);
+        return this;
+    }
+
     public CompareRun userId(String value) {
         this.userId = Objects.requireNonNull(value, "userId");
         return this;
@@ -120,15 +127,19 @@ public final class CompareRun {
             String arguments = "{\"id\":" + Reports.JSON.writeValueAsString(userId) + "}";
             Workload call = Workload.of(Operation.callTool("get_user", arguments));
             Map<String, LoadRunner> runners = new LinkedHashMap<>();
-            runners.put("MCP modern", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.MODERN).http(http)
-                    .timeout(TIMEOUT).build(), call));
-            runners.put("MCP legacy", LoadRunner.of(HttpMcpTarget.builder(mcp).era(Era.LEGACY).http(http)
-                    .timeout(TIMEOUT).build(), call));
+            HttpMcpTarget.Builder modern = HttpMcpTarget.builder(mcp).era(Era.MODERN).http(http).timeout(TIMEOUT);
+            HttpMcpTarget.Builder legacy = HttpMcpTarget.builder(mcp).era(Era.LEGACY).http(http).timeout(TIMEOUT);
+            for (Map.Entry<String, String> header : headers) {
+                modern.header(header.getKey(), header.getValue());
+                legacy.header(header.getKey(), header.getValue());
+            }
+            runners.put("MCP modern", LoadRunner.of(modern.build(), call));
+            runners.put("MCP legacy", LoadRunner.of(legacy.build(), call));
             URI users = mcp.resolve("/users/" + URLEncoder.encode(userId, StandardCharsets.UTF_8));
             String baseline = "REST";
             int status = status(users);
             if (status / 100 == 2) {
-                runners.put("REST", LoadRunner.of(RestTarget.of(users, http, false, TIMEOUT, 64),
+                runners.put("REST", LoadRunner.of(RestTarget.of(users, http, false, TIMEOUT, 64, headers),
                         Workload.of(Operation.rest(null))));
             } else {
                 log.println("tern bench compare: GET " + users + " answered " + status
@@ -188,10 +199,11 @@ public final class CompareRun {
         }
     }
 
-    private static int status(URI uri) throws IOException, InterruptedException {
+    private int status(URI uri) throws IOException, InterruptedException {
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-            return client.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET();
+            headers.forEach(header -> request.header(header.getKey(), header.getValue()));
+            return client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         }
     }
 }

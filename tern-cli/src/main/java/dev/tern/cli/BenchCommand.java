@@ -84,6 +84,11 @@ final class BenchCommand implements Callable<Integer> {
                     + "WebSocket: subprotocol mcp, mcp.cbor or mcp.msgpack; default: ${DEFAULT-VALUE}).")
     String encoding;
 
+    @CommandLine.Option(names = "--header", paramLabel = "'NAME: VALUE'",
+            description = "A header every HTTP request carries (repeatable), e.g. --header 'Authorization: Bearer "
+                    + "TOKEN' against a server that needs a token.")
+    List<String> headers = List.of();
+
     @CommandLine.Option(names = "--insecure", description = "Trust any TLS certificate (self-signed development ones).")
     boolean insecure;
 
@@ -193,6 +198,10 @@ final class BenchCommand implements Callable<Integer> {
         Duration requestTimeout;
         try {
             requestTimeout = Durations.parse(timeout);
+            if (!headers.isEmpty() && (stdio != null || url != null && McpClient.isWebSocket(url))) {
+                throw new IllegalArgumentException("--header applies to HTTP targets (--url http[s]://..., --rest)");
+            }
+            parsedHeaders = parseHeaders(headers);
             load = workload();
             points = plan(requestTimeout);
             era();
@@ -367,13 +376,33 @@ final class BenchCommand implements Callable<Integer> {
             return StdioMcpTarget.of(StdioMcpTarget.split(stdio), era(), requestTimeout);
         }
         if (rest != null) {
-            return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool);
+            return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool, parsedHeaders);
         }
         if (McpClient.isWebSocket(url)) {
             return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool, wireFormat());
         }
-        return HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure).timeout(requestTimeout)
-                .connections(pool).encoding(wireFormat()).build();
+        HttpMcpTarget.Builder b = HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure)
+                .timeout(requestTimeout).connections(pool).encoding(wireFormat());
+        parsedHeaders.forEach(header -> b.header(header.getKey(), header.getValue()));
+        return b.build();
+    }
+
+    private List<Map.Entry<String, String>> parsedHeaders = List.of();
+
+    /** {@code --header 'Name: value'} options as name and value pairs; a malformed one is refused. */
+    static List<Map.Entry<String, String>> parseHeaders(List<String> specs) {
+        List<Map.Entry<String, String>> parsed = new ArrayList<>();
+        for (String spec : specs) {
+            int colon = spec.indexOf(':');
+            String name = colon < 0 ? "" : spec.substring(0, colon).strip();
+            boolean token = !name.isEmpty() && name.chars()
+                    .allMatch(c -> c > 0x20 && c < 0x7F && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0);
+            if (!token) {
+                throw new IllegalArgumentException("--header: \"" + spec + "\" (expected: 'NAME: VALUE')");
+            }
+            parsed.add(Map.entry(name, spec.substring(colon + 1).strip()));
+        }
+        return parsed;
     }
 
     /** HTTP/1.1 connections (HTTP/2 streams) an open-loop run may use. */
@@ -465,6 +494,11 @@ final class BenchCommand implements Callable<Integer> {
                 + "warm-ups included) it spent paused for garbage collection.")
         Path serverJfr;
 
+        @CommandLine.Option(names = "--header", paramLabel = "'NAME: VALUE'",
+                description = "A header every HTTP request carries (repeatable), e.g. --header 'Authorization: Bearer "
+                        + "TOKEN' against a server that needs a token.")
+        List<String> headers = List.of();
+
         @CommandLine.Option(names = "--server-arg", paramLabel = "ARG", description = "One more argument for the "
                 + "server's tern serve (repeatable), e.g. --server-arg=--metrics to measure what metrics cost.")
         List<String> extraServerArgs = List.of();
@@ -481,7 +515,7 @@ final class BenchCommand implements Callable<Integer> {
                         : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
                 List<String> args = serverArgs(serverTiming);
                 args.addAll(extraServerArgs);
-                compare = CompareRun.of(Main.class.getName(), args, spec)
+                compare = CompareRun.of(Main.class.getName(), args, spec).headers(parseHeaders(headers))
                         .http(HttpVersion.parse(http)).userId(id).serverCpus(serverCpus).serverJfr(serverJfr)
                         .quiet(output.quiet).label(output.label).log(err);
             } catch (IllegalArgumentException e) {

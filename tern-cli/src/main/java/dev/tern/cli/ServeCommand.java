@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.auth.CertificateIdentity;
 import dev.tern.auth.RateLimiter;
 import dev.tern.auth.ResourceServer;
 import dev.tern.examples.Examples;
@@ -242,6 +243,39 @@ final class ServeCommand implements Callable<Integer> {
                     + "twice that; beyond it 429 with Retry-After (default: ${DEFAULT-VALUE}, no limit).")
     double authRateLimit;
 
+    @CommandLine.Option(names = "--auth-introspection", paramLabel = "URL",
+            description = "With --auth-issuer: check tokens that are not JWTs (opaque tokens) by RFC 7662 introspection "
+                    + "at this endpoint of the authorization server, authenticated with --auth-client-id and "
+                    + "--auth-client-secret; answers are kept 30 s (default: only JWTs are accepted).")
+    String authIntrospection;
+
+    @CommandLine.Option(names = "--auth-token-exchange", paramLabel = "URL",
+            description = "With --auth-issuer: the authorization server's token endpoint where tools exchange the "
+                    + "caller's token for one for a downstream service (RFC 8693), authenticated with --auth-client-id "
+                    + "and --auth-client-secret; the caller's own token is never passed on (default: off).")
+    String authTokenExchange;
+
+    @CommandLine.Option(names = "--auth-client-id", paramLabel = "ID",
+            description = "With --auth-introspection or --auth-token-exchange: this server's client id at the "
+                    + "authorization server.")
+    String authClientId;
+
+    @CommandLine.Option(names = "--auth-client-secret", paramLabel = "SECRET",
+            description = "With --auth-client-id: its secret (better given in the environment, TERN_AUTH_CLIENT_SECRET, "
+                    + "than on a command line others can list).")
+    String authClientSecret;
+
+    @CommandLine.Option(names = "--auth-client-certificates", paramLabel = "NAME",
+            description = "With --auth-issuer and --tls-client-auth optional or required: a request without a token is "
+                    + "the principal its verified client certificate names: subject (its distinguished name), or its "
+                    + "first dns, email or uri subject alternative name (default: off, such a request gets 401).")
+    String authClientCertificates;
+
+    @CommandLine.Option(names = "--auth-client-certificate-scopes", paramLabel = "SCOPE", split = ",",
+            description = "With --auth-client-certificates: the scopes a certificate principal holds (repeatable or "
+                    + "comma-separated; default: none).")
+    List<String> authClientCertificateScopes = List.of();
+
     @CommandLine.Option(names = "--startup-training", hidden = true,
             description = "Serve on a free port, call the server as a client would, and exit (the launcher's training "
                     + "run for the JVM's start-up cache).")
@@ -460,7 +494,14 @@ final class ServeCommand implements Callable<Integer> {
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
         if (auth != null) {
             System.err.println("tern: tokens from " + String.join(", ", authIssuers) + " for " + auth.resource()
-                    + " required; protected resource metadata at " + auth.metadata().uri());
+                    + " required; protected resource metadata at " + auth.metadata().uri()
+                    + (authIntrospection == null ? "" : "; opaque tokens introspected at " + authIntrospection)
+                    + (authTokenExchange == null ? "" : "; token exchange at " + authTokenExchange)
+                    + (authClientId == null ? "" : " as client " + authClientId)
+                    + (authClientCertificates == null ? "" : "; without a token, the client certificate's "
+                            + authClientCertificates.strip().toLowerCase(java.util.Locale.ROOT) + " names the principal"
+                            + (authClientCertificateScopes.isEmpty() ? "" : " (scopes "
+                                    + String.join(" ", authClientCertificateScopes) + ")")));
         }
         if (rest) {
             String base = transport.url().substring(0, transport.url().length() - path.length());
@@ -499,11 +540,26 @@ final class ServeCommand implements Callable<Integer> {
     /** The resource server {@code --auth-issuer} asks for, or {@code null} without it. */
     private ResourceServer resourceServer(McpServer server) {
         if (authIssuers.isEmpty()) {
-            if (authAudience != null || !authScopes.isEmpty() || authRateLimit > 0) {
-                throw new IllegalArgumentException("--auth-audience, --auth-scopes and --auth-rate-limit need "
-                        + "--auth-issuer");
+            if (authAudience != null || !authScopes.isEmpty() || authRateLimit > 0 || authIntrospection != null
+                    || authTokenExchange != null || authClientId != null || authClientSecret != null
+                    || authClientCertificates != null || !authClientCertificateScopes.isEmpty()) {
+                throw new IllegalArgumentException("--auth-audience, --auth-scopes, --auth-rate-limit, "
+                        + "--auth-introspection, --auth-token-exchange, --auth-client-id, --auth-client-secret and "
+                        + "--auth-client-certificates need --auth-issuer");
             }
             return null;
+        }
+        if ((authIntrospection != null || authTokenExchange != null) != (authClientId != null)
+                || (authClientId != null) != (authClientSecret != null)) {
+            throw new IllegalArgumentException("--auth-introspection and --auth-token-exchange go with --auth-client-id "
+                    + "and --auth-client-secret (this server's credentials at the authorization server)");
+        }
+        if (authClientCertificates != null && "none".equalsIgnoreCase(tlsClientAuth.strip())) {
+            throw new IllegalArgumentException("--auth-client-certificates needs --tls-client-auth optional or required "
+                    + "(and --tls-trust)");
+        }
+        if (authClientCertificates == null && !authClientCertificateScopes.isEmpty()) {
+            throw new IllegalArgumentException("--auth-client-certificate-scopes needs --auth-client-certificates");
         }
         String audience = authAudience;
         if (audience == null) {
@@ -518,6 +574,16 @@ final class ServeCommand implements Callable<Integer> {
         authIssuers.forEach(b::authorizationServer);
         b.scopesSupported((authScopes.isEmpty() ? List.copyOf(server.scopesInUse()) : authScopes)
                 .toArray(String[]::new));
+        if (authIntrospection != null) {
+            b.introspection(authIntrospection, authClientId, authClientSecret);
+        }
+        if (authTokenExchange != null) {
+            b.tokenExchange(authTokenExchange, authClientId, authClientSecret);
+        }
+        if (authClientCertificates != null) {
+            b.clientCertificates(CertificateIdentity.parse(authClientCertificates),
+                    authClientCertificateScopes.toArray(String[]::new));
+        }
         return b.build();
     }
 

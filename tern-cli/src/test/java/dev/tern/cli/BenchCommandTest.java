@@ -2,6 +2,7 @@ package dev.tern.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import dev.tern.bench.BenchResult;
@@ -202,6 +203,52 @@ class BenchCommandTest {
         assertThat(warm.errors()).as("%s", warm.errorSamples()).isEmpty();
         assertThat(warm.ok()).isEqualTo(200);
         assertThat(warm.process()).isNotNull();
+    }
+
+    @Test
+    void everyRequestCarriesTheHeadersGivenSoAServerThatNeedsATokenIsMeasured(@TempDir Path dir) throws Exception {
+        try (var auth = dev.tern.auth.ResourceServer.builder("http://127.0.0.1/mcp")
+                .authorizationServer("http://127.0.0.1/issuer")
+                .verifier("Bearer", (token, certificate) -> {
+                    if (!token.equals("bench-token")) {
+                        throw new dev.tern.auth.InvalidTokenException("not the bench token");
+                    }
+                    return dev.tern.auth.AccessPrincipal.of("http://127.0.0.1/issuer", "bench", null,
+                            java.util.Set.of("users:read"), Map.of(), null);
+                }).build();
+                McpServer guarded = Examples.create("user-directory");
+                HttpServerTransport protectedTransport = HttpServerTransport.builder(guarded).port(0)
+                        .restFacade(true).auth(auth).build().start()) {
+            String mcp = protectedTransport.url();
+            String rest = mcp.replace("/mcp", "/rest/tools/get_user");
+            for (String[] target : new String[][] {{"--url", mcp, "--era", "modern"}, {"--url", mcp, "--era", "legacy"},
+                    {"--rest", rest, "--body", "{\"id\":\"42\"}"}}) {
+                Path with = dir.resolve("with.json");
+                Path without = dir.resolve("without.json");
+                List<String> common = List.of("--max-requests", "20", "--rate", "200", "--duration", "2s",
+                        "--warmup", "0s", "-q");
+                List<String> args = new java.util.ArrayList<>(List.of(target));
+                args.addAll(common);
+                args.addAll(List.of("--header", "Authorization: Bearer bench-token", "--header", "X-Bench: 1",
+                        "--json", with.toString()));
+                assertThat(bench(args.toArray(String[]::new))).as(String.join(" ", target)).isZero();
+                RunResult served = Reports.readJson(with).runs().get(0);
+                assertThat(served.errors()).as("%s: %s", target[1], served.errorSamples()).isEmpty();
+                assertThat(served.ok()).isEqualTo(20);
+
+                if (target[0].equals("--rest")) {
+                    List<String> bare = new java.util.ArrayList<>(List.of(target));
+                    bare.addAll(common);
+                    bare.addAll(List.of("--json", without.toString()));
+                    bench(bare.toArray(String[]::new));
+                    assertThat(Reports.readJson(without).runs().get(0).ok()).as("without the token").isZero();
+                }
+            }
+        }
+        assertThat(bench("--url", transport.url(), "--header", "no colon")).isEqualTo(2);
+        assertThat(bench("--url", transport.url(), "--header", "bad name: x")).isEqualTo(2);
+        assertThat(BenchCommand.parseHeaders(List.of("Authorization:  Bearer a.b.c "))).containsExactly(
+                Map.entry("Authorization", "Bearer a.b.c"));
     }
 
     @Test

@@ -34,9 +34,17 @@ final class EngineHttp implements AutoCloseable {
     private final EventLoopGroup io = new MultiThreadIoEventLoopGroup(1,
             Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     private volatile ConnectionObserver observer = ConnectionObserver.NONE;
+    /** Name and value pairs every request carries (say an Authorization header). */
+    private final java.util.List<java.util.Map.Entry<String, String>> headers;
 
     EngineHttp(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
+        this(uri, version, insecure, timeout, connections, java.util.List.of());
+    }
+
+    EngineHttp(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections,
+            java.util.List<java.util.Map.Entry<String, String>> headers) {
         this.version = version;
+        this.headers = java.util.List.copyOf(headers);
         HttpClientEngine.Builder b = HttpClientEngine.builder(uri)
                 .eventLoopGroup(io)
                 .protocol(switch (version) {
@@ -75,6 +83,9 @@ final class EngineHttp implements AutoCloseable {
     }
 
     CompletableFuture<HttpReply> send(HttpCall call) {
+        for (java.util.Map.Entry<String, String> header : headers) {
+            call.header(header.getKey(), header.getValue());
+        }
         return engine.send(call);
     }
 

@@ -40,7 +40,7 @@ public final class HttpMcpTarget implements Target {
         this.uri = b.uri;
         this.era = b.era;
         this.timeout = b.timeout;
-        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections);
+        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections, b.headers);
         this.binary = b.format.binary() ? new BinaryWire(b.format) : null;
     }
 
@@ -57,6 +57,7 @@ public final class HttpMcpTarget implements Target {
         private Duration timeout = Duration.ofSeconds(10);
         private int connections = 64;
         private WireFormat format = WireFormat.JSON;
+        private final java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -101,6 +102,12 @@ public final class HttpMcpTarget implements Target {
          */
         public Builder encoding(WireFormat value) {
             this.format = Objects.requireNonNull(value, "format");
+            return this;
+        }
+
+        /** A header every request carries, say {@code Authorization: Bearer ...} (repeatable). */
+        public Builder header(String name, String value) {
+            headers.add(java.util.Map.entry(name, value));
             return this;
         }
 

@@ -19,16 +19,23 @@ public final class RestTarget implements Target {
     private final URI uri;
     private final EngineHttp http;
 
-    private RestTarget(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
+    private RestTarget(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections,
+            java.util.List<java.util.Map.Entry<String, String>> headers) {
         this.uri = uri;
-        this.http = new EngineHttp(uri, version, insecure, timeout, connections);
+        this.http = new EngineHttp(uri, version, insecure, timeout, connections, headers);
     }
 
     /**
      * @param connections HTTP/1.1: at most this many connections; HTTP/2: concurrent streams
      */
     public static RestTarget of(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
-        return new RestTarget(uri, version, insecure, timeout, connections);
+        return of(uri, version, insecure, timeout, connections, java.util.List.of());
+    }
+
+    /** As {@link #of(URI, HttpVersion, boolean, Duration, int)}, every request carrying {@code headers}. */
+    public static RestTarget of(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections,
+            java.util.List<java.util.Map.Entry<String, String>> headers) {
+        return new RestTarget(uri, version, insecure, timeout, connections, headers);
     }
 
     @Override

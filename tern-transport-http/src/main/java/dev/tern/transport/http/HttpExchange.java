@@ -73,6 +73,9 @@ final class HttpExchange {
     private long writesAtLastWatch;
     private dev.tern.protocol.RequestId requestId;
     private final java.util.List<Runnable> onDone = new java.util.ArrayList<>(2);
+    private static final io.netty.util.AsciiString X_CONTENT_TYPE_OPTIONS =
+            io.netty.util.AsciiString.cached("x-content-type-options");
+    private static final io.netty.util.AsciiString NOSNIFF = io.netty.util.AsciiString.cached("nosniff");
     /** Made on first use: most exchanges add none. */
     private HttpHeaders extraHeaders;
     private Mode mode = Mode.PENDING;
@@ -490,6 +493,8 @@ final class HttpExchange {
     }
 
     private void addExtraHeaders(HttpHeaders headers) {
+        // Every response: no client may guess another type than the one declared (a JSON body sniffed as HTML).
+        headers.set(X_CONTENT_TYPE_OPTIONS, NOSNIFF);
         if (extraHeaders != null) {
             headers.add(extraHeaders);
         }

@@ -47,6 +47,8 @@ final class RawH2 implements AutoCloseable {
     private final DataInputStream in;
     private final OutputStream out;
     private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(false);
+    private ByteArrayOutputStream pendingBlock;
+    private Http2Headers lastHeaders;
     private int nextStream = 1;
     final int port;
 
@@ -127,7 +129,19 @@ final class RawH2 implements AutoCloseable {
         int stream = ByteBuffer.wrap(h, 5, 4).getInt() & 0x7FFFFFFF;
         byte[] payload = new byte[length];
         in.readFully(payload);
-        return new Frame(h[3] & 0xFF, h[4] & 0xFF, stream, payload);
+        Frame frame = new Frame(h[3] & 0xFF, h[4] & 0xFF, stream, payload);
+        if (frame.type() == HEADERS || frame.type() == CONTINUATION) {
+            // Every header block is decoded, also those of frames a caller skips: HPACK's table is per connection.
+            if (pendingBlock == null) {
+                pendingBlock = new ByteArrayOutputStream();
+            }
+            pendingBlock.write(payload);
+            if ((frame.flags() & END_HEADERS) != 0) {
+                lastHeaders = decode(stream, pendingBlock.toByteArray());
+                pendingBlock = null;
+            }
+        }
+        return frame;
     }
 
     int nextStreamId() {
@@ -206,7 +220,6 @@ final class RawH2 implements AutoCloseable {
         int status = 0;
         Http2Headers headers = null;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        ByteArrayOutputStream block = null;
         for (int i = 0; i < 100_000; i++) {
             Frame f = next();
             switch (f.type()) {
@@ -222,13 +235,8 @@ final class RawH2 implements AutoCloseable {
                 }
                 case GOAWAY -> throw new IOException("GOAWAY with error " + f.errorCode());
                 case HEADERS, CONTINUATION -> {
-                    if (block == null) {
-                        block = new ByteArrayOutputStream();
-                    }
-                    block.write(f.payload());
                     if ((f.flags() & END_HEADERS) != 0) {
-                        Http2Headers decoded = decode(f.stream(), block.toByteArray());
-                        block = null;
+                        Http2Headers decoded = lastHeaders;
                         if (f.stream() == stream) {
                             headers = decoded;
                             status = Integer.parseInt(decoded.status().toString());

@@ -177,6 +177,18 @@ class ScopesOverHttpTest {
     }
 
     @Test
+    void aToolCalledThroughTheRestFacadeSeesTheSameCallerAsOverMcp() throws Exception {
+        HttpRequest.Builder whoami = HttpRequest.newBuilder(URI.create(resource.replace("/mcp", "/rest/tools/whoami")))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + token("users:read"));
+        HttpResponse<String> response = http.send(whoami.build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(Json.mapper().readTree(response.body()).path(0).path("text").asString())
+                .startsWith(authorizationServer.issuerUrl("default") + " alice | [users:read] | test-client");
+    }
+
+    @Test
     void aToolReachesADownstreamServiceWithAnExchangedTokenNeverTheCallersOwn() throws Exception {
         String inbound = token("users:read");
         HttpResponse<String> response = modern(inbound, "tools/call", Mcp.toolCall("order_history", null),
