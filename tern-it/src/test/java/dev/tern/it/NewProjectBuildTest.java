@@ -17,11 +17,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.tern.cli.Main;
-import dev.tern.client.McpClient;
-import dev.tern.protocol.model.CallToolResult;
-import dev.tern.protocol.model.ToolDefinition;
+import dev.tern.protocol.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,7 +35,7 @@ class NewProjectBuildTest {
             Pattern.compile("<artifactId>tern-parent</artifactId>\\s*<version>([^<]+)</version>");
 
     @Test
-    void aNewProjectBuildsOfflinePassesItsTestAndItsJarAnswersAToolCallOverStdio(@TempDir Path tmp) throws Exception {
+    void aNewProjectBuildsOfflinePassesItsTestsAndItsJarAnswersTernCall(@TempDir Path tmp) throws Exception {
         Path project = tmp.resolve("weather");
         assertThat(Main.run("new", project.toString(), "--package", "com.acme.weather")).isZero();
         Path repository = ternRepository(tmp.resolve("repository"));
@@ -56,21 +55,35 @@ class NewProjectBuildTest {
         }
         assertThat(maven.exitValue()).as("./mvnw -o package in the new project:%n%s", tail(log)).isZero();
         String report = Files.readString(project.resolve("target/surefire-reports/TEST-com.acme.weather.GreeterTest.xml"));
-        assertThat(report).contains("tests=\"1\"", "failures=\"0\"", "errors=\"0\"", "skipped=\"0\"");
+        assertThat(report).contains("tests=\"2\"", "failures=\"0\"", "errors=\"0\"", "skipped=\"0\"");
 
         Path jar = project.resolve("target/weather.jar");
-        try (McpClient client = McpClient.stdio(List.of(javaExecutable(), "-jar", jar.toString(), "--stdio"))
-                .requestTimeout(Duration.ofSeconds(30)).build()) {
-            client.connect().get(30, TimeUnit.SECONDS);
-            assertThat(client.listTools().get(30, TimeUnit.SECONDS)).extracting(ToolDefinition::name)
-                    .containsExactly("greet");
+        String server = javaExecutable() + " -jar " + jar + " --stdio";
+        NodeTools.Result tools = ternCall(project, server, "tools");
+        assertThat(tools.exitCode()).as(tools.describe()).isZero();
+        JsonNode listed = Json.mapper().readTree(tools.stdout());
+        assertThat(listed.size()).as(tools.stdout()).isEqualTo(1);
+        assertThat(listed.get(0).path("name").asString()).isEqualTo("greet");
 
-            CallToolResult result = client.callTool("greet", Map.of("name", "Grace")).get(30, TimeUnit.SECONDS);
+        NodeTools.Result call = ternCall(project, server, "tool", "greet", "{\"name\":\"Grace\"}");
+        assertThat(call.exitCode()).as(call.describe()).isZero();
+        JsonNode result = Json.mapper().readTree(call.stdout());
+        assertThat(result.path("isError").asBoolean(false)).isFalse();
+        assertThat(result.path("structuredContent").path("message").asString()).isEqualTo("Hello, Grace!");
+        assertThat(result.path("structuredContent").path("length").asInt()).isEqualTo("Hello, Grace!".length());
 
-            assertThat(result.isError()).isNotEqualTo(Boolean.TRUE);
-            assertThat(result.structuredContent().get("message").asString()).isEqualTo("Hello, Grace!");
-            assertThat(result.structuredContent().get("length").asInt()).isEqualTo("Hello, Grace!".length());
-        }
+        NodeTools.Result read = ternCall(project, server, "resource", "greeter://stats");
+        assertThat(read.exitCode()).as(read.describe()).isZero();
+        assertThat(Json.mapper().readTree(read.stdout()).path("contents").get(0).path("text").asString())
+                .isEqualTo("{\"greeted\":0}");
+    }
+
+    /** {@code tern call --stdio SERVER WHAT ARGS...}, as a user would run it on the new project's jar. */
+    private static NodeTools.Result ternCall(Path project, String server, String... what) throws Exception {
+        List<String> command = new ArrayList<>(List.of(javaExecutable(), "-cp", TernProcess.classpath(),
+                "dev.tern.cli.Main", "call", "--stdio", server));
+        command.addAll(List.of(what));
+        return NodeTools.run(command, project, Map.of(), Duration.ofMinutes(1));
     }
 
     /**
