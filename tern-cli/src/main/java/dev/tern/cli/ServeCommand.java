@@ -114,6 +114,20 @@ final class ServeCommand implements Callable<Integer> {
             completionCandidates = ExampleNames.class)
     String example;
 
+    @CommandLine.Option(names = "--jar", paramLabel = "FILE",
+            description = "Serve the tools, resources and prompts of this jar instead of an example (repeatable): "
+                    + "every dev.tern.server.McpServerProvider it lists in " + ProvidedServer.SERVICE_FILE
+                    + " adds to one server.")
+    List<java.nio.file.Path> jars = List.of();
+
+    @CommandLine.Option(names = "--classpath", paramLabel = "LIST",
+            description = "Like --jar, for jars and class folders separated by the platform's path separator "
+                    + "(: or ;), e.g. my-tools.jar:lib/dep.jar.")
+    List<String> classpaths = List.of();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @CommandLine.Option(names = "--shutdown-timeout", paramLabel = "DURATION", defaultValue = "5s",
             description = "How long in-flight requests may take to finish on shutdown, " + DurationConverter.FORMS
                     + " (default: ${DEFAULT-VALUE}).",
@@ -312,9 +326,18 @@ final class ServeCommand implements Callable<Integer> {
                     return 1;
                 }
             }
-            server = Examples.create(example, (path, description, handler) ->
-                    exampleRoutes.add(new ExampleRoute(path, description, handler)),
-                    b -> withCacheL2(withSecrets(b)).observer(observer));
+            if (jars.isEmpty() && classpaths.isEmpty()) {
+                server = Examples.create(example, (path, description, handler) ->
+                        exampleRoutes.add(new ExampleRoute(path, description, handler)),
+                        b -> withCacheL2(withSecrets(b)).observer(observer));
+            } else if (spec.commandLine().getParseResult().hasMatchedOption("--example")
+                    || !Examples.DEFAULT.equals(example)) {
+                throw new IllegalArgumentException("--example serves a built-in example, --jar and --classpath your "
+                        + "own tools: give one or the other");
+            } else {
+                server = ProvidedServer.load(ProvidedServer.entries(jars, classpaths),
+                        b -> withCacheL2(withSecrets(b)).observer(observer));
+            }
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
             closeCacheRedis();
@@ -487,7 +510,7 @@ final class ServeCommand implements Callable<Integer> {
             closeRedis(sharedState);
             stopped.countDown();
         }, "tern-shutdown"));
-        System.err.println("tern: serving example \"" + example + "\" at " + transport.url()
+        System.err.println("tern: serving " + served() + " at " + transport.url()
                 + " (" + transport.ioTransport() + ")" + (redis != null ? " sharing sessions through Redis" : "")
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
@@ -511,6 +534,13 @@ final class ServeCommand implements Callable<Integer> {
         ObservabilityOptions.announce(observability, host, transport.url().substring(0, transport.url().length() - path.length()));
         stopped.await();
         return 0;
+    }
+
+    /** What is served, for the start-up line. */
+    private String served() {
+        return jars.isEmpty() && classpaths.isEmpty() ? "example \"" + example + "\""
+                : String.join(java.io.File.pathSeparator, ProvidedServer.entries(jars, classpaths).stream()
+                        .map(Object::toString).toList());
     }
 
     private McpServer.Builder withSecrets(McpServer.Builder builder) {
@@ -656,7 +686,7 @@ final class ServeCommand implements Callable<Integer> {
             }
         }, "tern-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        System.err.println("tern: serving example \"" + example + "\" over stdio");
+        System.err.println("tern: serving " + served() + " over stdio");
         try {
             StdioServerTransport.Outcome outcome = transport.serve();
             return outcome == StdioServerTransport.Outcome.OUTPUT_CLOSED ? 1 : 0;

@@ -1,0 +1,96 @@
+package dev.tern.cli;
+
+import java.io.File;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.function.UnaryOperator;
+
+import dev.tern.server.McpServer;
+import dev.tern.server.McpServerProvider;
+
+/** The server of {@code tern serve --jar/--classpath}: every {@link McpServerProvider} in those entries, applied in turn. */
+final class ProvidedServer {
+
+    static final String SERVICE_FILE = "META-INF/services/dev.tern.server.McpServerProvider";
+
+    private ProvidedServer() {
+    }
+
+    /** The entries of {@code --jar} and {@code --classpath} (a list split by the platform's path separator). */
+    static List<Path> entries(List<Path> jars, List<String> classpaths) {
+        List<Path> entries = new ArrayList<>(jars);
+        for (String classpath : classpaths) {
+            for (String entry : classpath.split(File.pathSeparator)) {
+                if (!entry.isBlank()) {
+                    entries.add(Path.of(entry));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /**
+     * Builds the server from the providers found in {@code entries} (not those of Tern's own class path).
+     *
+     * @throws IllegalArgumentException with a one-line message for a missing entry, no provider or a failing one
+     */
+    static McpServer load(List<Path> entries, UnaryOperator<McpServer.Builder> settings) {
+        List<URL> urls = new ArrayList<>();
+        for (Path entry : entries) {
+            if (!Files.exists(entry)) {
+                throw new IllegalArgumentException("no such file or folder: " + entry);
+            }
+            try {
+                urls.add(entry.toAbsolutePath().toUri().toURL());
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("not a usable path: " + entry + " (" + e.getMessage() + ")");
+            }
+        }
+        // Left open on purpose: the providers' classes serve calls for as long as the process runs.
+        URLClassLoader loader = new URLClassLoader("tern-serve", urls.toArray(URL[]::new),
+                ProvidedServer.class.getClassLoader());
+        McpServer.Builder builder = settings.apply(McpServer.builder());
+        int applied = 0;
+        try {
+            for (ServiceLoader.Provider<McpServerProvider> found
+                    : ServiceLoader.load(McpServerProvider.class, loader).stream().toList()) {
+                if (found.type().getClassLoader() != loader) {
+                    continue;
+                }
+                McpServerProvider provider = found.get();
+                try {
+                    provider.contribute(builder);
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException(found.type().getName() + " failed: " + message(e), e);
+                }
+                applied++;
+            }
+        } catch (ServiceConfigurationError e) {
+            throw new IllegalArgumentException(e.getMessage() + (e.getCause() == null ? "" : ": " + message(e.getCause())), e);
+        }
+        if (applied == 0) {
+            throw new IllegalArgumentException("no " + McpServerProvider.class.getName() + " in " + entries
+                    + ": list your provider classes in " + SERVICE_FILE);
+        }
+        try {
+            return builder.build();
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(message(e), e);
+        }
+    }
+
+    private static String message(Throwable e) {
+        Throwable cause = e;
+        while (cause.getMessage() == null && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+    }
+}
