@@ -1,12 +1,16 @@
 package dev.tern.cli;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -15,10 +19,16 @@ import java.util.function.UnaryOperator;
 import dev.tern.server.McpServer;
 import dev.tern.server.McpServerProvider;
 
-/** The server of {@code tern serve --jar/--classpath}: every {@link McpServerProvider} in those entries, applied in turn. */
+/**
+ * The server of {@code tern serve --jar/--classpath}: every {@link McpServerProvider} in those entries applied in turn,
+ * and the annotated classes they list.
+ */
 final class ProvidedServer {
 
     static final String SERVICE_FILE = "META-INF/services/dev.tern.server.McpServerProvider";
+
+    /** Names classes, one a line, whose annotated methods are served without a provider. */
+    static final String ANNOTATED_FILE = "META-INF/tern/annotated-classes";
 
     private ProvidedServer() {
     }
@@ -37,7 +47,7 @@ final class ProvidedServer {
     }
 
     /**
-     * Builds the server from the providers found in {@code entries} (not those of Tern's own class path).
+     * Builds the server from the providers and annotated classes found in {@code entries} (not Tern's own class path).
      *
      * @throws IllegalArgumentException with a one-line message for a missing entry, no provider or a failing one
      */
@@ -75,15 +85,52 @@ final class ProvidedServer {
         } catch (ServiceConfigurationError e) {
             throw new IllegalArgumentException(e.getMessage() + (e.getCause() == null ? "" : ": " + message(e.getCause())), e);
         }
+        applied += registerAnnotated(loader, builder);
         if (applied == 0) {
             throw new IllegalArgumentException("no " + McpServerProvider.class.getName() + " in " + entries
-                    + ": list your provider classes in " + SERVICE_FILE);
+                    + ": list your provider classes in " + SERVICE_FILE + " (or annotated classes in "
+                    + ANNOTATED_FILE + ")");
         }
         try {
             return builder.build();
         } catch (IllegalStateException e) {
             throw new IllegalArgumentException(message(e), e);
         }
+    }
+
+    /** Registers an instance, made by its no-argument constructor, of every class the entries' annotated-classes files name. */
+    private static int registerAnnotated(URLClassLoader loader, McpServer.Builder builder) {
+        int registered = 0;
+        try {
+            for (URL file : Collections.list(loader.findResources(ANNOTATED_FILE))) {
+                String text;
+                try (InputStream in = file.openStream()) {
+                    text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+                for (String line : text.lines().toList()) {
+                    String name = line.replaceFirst("#.*", "").strip();
+                    if (name.isEmpty()) {
+                        continue;
+                    }
+                    Object service;
+                    try {
+                        service = loader.loadClass(name).getDeclaredConstructor().newInstance();
+                    } catch (ReflectiveOperationException | LinkageError e) {
+                        throw new IllegalArgumentException("cannot make the " + name + " of " + ANNOTATED_FILE
+                                + " (a public class with a public no-argument constructor): " + message(e), e);
+                    }
+                    try {
+                        builder.register(service);
+                    } catch (RuntimeException e) {
+                        throw new IllegalArgumentException(name + " failed: " + message(e), e);
+                    }
+                    registered++;
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + ANNOTATED_FILE + ": " + message(e), e);
+        }
+        return registered;
     }
 
     private static String message(Throwable e) {

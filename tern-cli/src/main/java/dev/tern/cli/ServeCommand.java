@@ -117,7 +117,8 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--jar", paramLabel = "FILE",
             description = "Serve the tools, resources and prompts of this jar instead of an example (repeatable): "
                     + "every dev.tern.server.McpServerProvider it lists in " + ProvidedServer.SERVICE_FILE
-                    + " adds to one server.")
+                    + " adds to one server, and so does every class with @Tool, @Resource or @Prompt methods named "
+                    + "in " + ProvidedServer.ANNOTATED_FILE + " (one a line, made by its no-argument constructor).")
     List<java.nio.file.Path> jars = List.of();
 
     @CommandLine.Option(names = "--classpath", paramLabel = "LIST",

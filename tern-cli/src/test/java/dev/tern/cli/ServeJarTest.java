@@ -72,6 +72,20 @@ class ServeJarTest {
             }
             """;
 
+    private static final String ANNOTATED = """
+            package com.acme.annotated;
+
+            import dev.tern.server.Arg;
+            import dev.tern.server.Tool;
+
+            public class Shouter {
+                @Tool(description = "Repeats a word in capitals")
+                public String shout(@Arg(description = "The word") String word) {
+                    return word.toUpperCase() + "!";
+                }
+            }
+            """;
+
     @TempDir
     static Path dir;
 
@@ -79,6 +93,8 @@ class ServeJarTest {
     private static Path toolsClasses;
     private static Path plainJar;
     private static Path brokenJar;
+    private static Path annotatedJar;
+    private static Path unknownClassJar;
 
     @BeforeAll
     static void buildJars() throws IOException {
@@ -88,6 +104,12 @@ class ServeJarTest {
         plainJar = jar(plain, dir.resolve("no-provider.jar"));
         brokenJar = jar(compile("broken", "com/acme/broken/Broken.java", FAILING, "com.acme.broken.Broken"),
                 dir.resolve("broken.jar"));
+        Path annotated = compile("annotated", "com/acme/annotated/Shouter.java", ANNOTATED, null);
+        Files.createDirectories(annotated.resolve(ProvidedServer.ANNOTATED_FILE).getParent());
+        Files.writeString(annotated.resolve(ProvidedServer.ANNOTATED_FILE), "# served without a provider\ncom.acme.annotated.Shouter\n");
+        annotatedJar = jar(annotated, dir.resolve("annotated.jar"));
+        Files.writeString(annotated.resolve(ProvidedServer.ANNOTATED_FILE), "com.acme.annotated.Whisperer\n");
+        unknownClassJar = jar(annotated, dir.resolve("unknown-class.jar"));
     }
 
     /** Compiles one source file against the test class path into a folder, with a service file naming it if asked. */
@@ -140,6 +162,25 @@ class ServeJarTest {
             CallToolResult result = client.callTool("greet", Map.of("name", "Ada")).get(60, TimeUnit.SECONDS);
             assertThat(((TextContent) result.content().get(0)).text()).isEqualTo("Hello, Ada!");
         }
+    }
+
+    @Test
+    void servesTheAnnotatedClassesAJarListsWithoutAProvider() throws Exception {
+        try (McpClient client = McpClient.stdio(tern("serve", "--stdio", "--jar", annotatedJar.toString()))
+                .requestTimeout(Duration.ofSeconds(60)).build()) {
+            assertThat(client.listTools().get(60, TimeUnit.SECONDS)).extracting(ToolDefinition::name)
+                    .containsExactly("shout");
+            CallToolResult result = client.callTool("shout", Map.of("word", "hey")).get(60, TimeUnit.SECONDS);
+            assertThat(((TextContent) result.content().get(0)).text()).isEqualTo("HEY!");
+        }
+    }
+
+    @Test
+    void anAnnotatedClassThatIsNotThereIsRefused() {
+        Run run = inProcess("serve", "--port", "0", "--jar", unknownClassJar.toString());
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err().strip()).startsWith("tern serve: cannot make the com.acme.annotated.Whisperer of "
+                + "META-INF/tern/annotated-classes").doesNotContain("\n");
     }
 
     @Test
@@ -201,7 +242,8 @@ class ServeJarTest {
         Run run = inProcess("serve", "--port", "0", "--jar", plainJar.toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err().strip()).startsWith("tern serve: no dev.tern.server.McpServerProvider in [" + plainJar)
-                .endsWith("list your provider classes in META-INF/services/dev.tern.server.McpServerProvider")
+                .endsWith("list your provider classes in META-INF/services/dev.tern.server.McpServerProvider (or annotated "
+                        + "classes in META-INF/tern/annotated-classes)")
                 .doesNotContain("\n");
     }
 
