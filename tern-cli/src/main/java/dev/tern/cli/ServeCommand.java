@@ -327,17 +327,18 @@ final class ServeCommand implements Callable<Integer> {
                     return 1;
                 }
             }
+            // The server-wide settings, the same whether an example or the user's jar is served.
+            java.util.function.UnaryOperator<McpServer.Builder> settings =
+                    b -> withCacheL2(withSecrets(b)).observer(observer);
             if (jars.isEmpty() && classpaths.isEmpty()) {
                 server = Examples.create(example, (path, description, handler) ->
-                        exampleRoutes.add(new ExampleRoute(path, description, handler)),
-                        b -> withCacheL2(withSecrets(b)).observer(observer));
+                        exampleRoutes.add(new ExampleRoute(path, description, handler)), settings);
             } else if (spec.commandLine().getParseResult().hasMatchedOption("--example")
                     || !Examples.DEFAULT.equals(example)) {
                 throw new IllegalArgumentException("--example serves a built-in example, --jar and --classpath your "
                         + "own tools: give one or the other");
             } else {
-                server = ProvidedServer.load(ProvidedServer.entries(jars, classpaths),
-                        b -> withCacheL2(withSecrets(b)).observer(observer));
+                server = ProvidedServer.load(ProvidedServer.entries(jars, classpaths), settings);
             }
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("tern serve: " + e.getMessage());
