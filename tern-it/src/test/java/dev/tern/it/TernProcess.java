@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.testing.NettyLeakCheck;
@@ -28,10 +29,16 @@ public final class TernProcess implements AutoCloseable {
     private volatile String url;
 
     private TernProcess(List<String> command) throws IOException {
+        this(command, Map.of());
+    }
+
+    private TernProcess(List<String> command, Map<String, String> environment) throws IOException {
         List<String> checked = new ArrayList<>(command);
         checked.addAll(1, NettyLeakCheck.processOptions());
         checked.add(1, NATIVE_ACCESS);
-        this.process = new ProcessBuilder(checked).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        ProcessBuilder builder = new ProcessBuilder(checked).redirectError(ProcessBuilder.Redirect.PIPE);
+        builder.environment().putAll(environment);
+        this.process = builder.start();
         this.stderrPump = Thread.ofPlatform().daemon().start(() -> {
             try (InputStream err = process.getErrorStream()) {
                 err.transferTo(new OutputStream() {
@@ -78,10 +85,16 @@ public final class TernProcess implements AutoCloseable {
     /** As {@link #http(String, String...)}, on {@code port}. */
     public static TernProcess http(int port, String example, String... extraArgs)
             throws IOException, InterruptedException {
+        return http(Map.of(), port, example, extraArgs);
+    }
+
+    /** As {@link #http(int, String, String...)}, with these variables added to the process's environment. */
+    public static TernProcess http(Map<String, String> environment, int port, String example, String... extraArgs)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-cp", classpath(),
                 "dev.tern.cli.Main", "serve", "--example", example, "--port", Integer.toString(port)));
         command.addAll(List.of(extraArgs));
-        TernProcess process = new TernProcess(command);
+        TernProcess process = new TernProcess(command, environment);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         java.util.regex.Pattern url = java.util.regex.Pattern.compile("at (https?://\\S+)");
         while (System.nanoTime() < deadline) {
