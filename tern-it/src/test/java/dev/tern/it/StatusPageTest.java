@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.tern.cli.Main;
 import dev.tern.protocol.Json;
 
 import no.nav.security.mock.oauth2.MockOAuth2Server;
@@ -33,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code tern serve --status}: the page loaded in real headless Chromium shows the calls the test made, its JSON feed
- * counts them, and both are behind the same Host checks and token rules as the MCP endpoint.
+ * {@code tern serve --status}: the page loaded in real headless Chromium shows the calls the test made and, while a
+ * {@code tern bench} runs, charts its load; its JSON feed counts the calls, and both are behind the same Host checks
+ * and token rules as the MCP endpoint.
  */
 class StatusPageTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -42,6 +44,10 @@ class StatusPageTest {
     private static final int CALLS = 5;
     /** Where the screenshot of the page is kept for a reader of the test's results. */
     private static final Path SCREENSHOT = Path.of("target", "status-page.png");
+    /** The screenshot of the page taken while a bench loads the server. */
+    private static final Path SCREENSHOT_UNDER_LOAD = Path.of("target", "status-page-under-load.png");
+    /** The bench's requests per second: enough for every chart and row to move, little for a shared machine. */
+    private static final int BENCH_RATE = 50;
 
     @TempDir
     Path dir;
@@ -82,6 +88,53 @@ class StatusPageTest {
             chromium(chromium, "--screenshot=" + SCREENSHOT.toAbsolutePath(), "--window-size=1280,1000",
                     page.toString());
             assertThat(SCREENSHOT).isNotEmptyFile();
+        }
+    }
+
+    @Test
+    void whileABenchRunsThePageInHeadlessChromiumChartsTheLoadOfEveryMethod() throws Exception {
+        String chromium = chromiumBinary();
+        try (TernProcess tern = TernProcess.http("user-directory", "--status")) {
+            URI endpoint = URI.create(tern.url());
+            // Bounded twice: it stops after 60 s or 3000 requests, and the test stops it as soon as it is done.
+            try (TernProcess bench = TernProcess.main(Main.class, "bench", "--url", tern.url(), "--workload", "mix",
+                    "--rate", Integer.toString(BENCH_RATE), "--duration", "60s", "--warmup", "0s",
+                    "--max-requests", "3000", "--quiet")) {
+                awaitCalls(endpoint, 3 * BENCH_RATE, bench);
+                URI page = endpoint.resolve("/status");
+
+                String dom = chromium(chromium, "--dump-dom", page.toString());
+                assertThat(bench.process().isAlive()).as("the bench still runs; its stderr:%n%s", bench.stderr())
+                        .isTrue();
+                assertThat(dom).as(dom).contains("<p id=\"state\" class=\"ok\">updated");
+                // The bench's mix: tools/call of get_user, tools/list and resources/read (of any resource).
+                for (String operation : List.of("tools/call\" data-target=\"get_user", "tools/list\" data-target=\"",
+                        "resources/read\" data-target=\"[^\"]*")) {
+                    Matcher row = Pattern.compile("<tr data-method=\"" + operation + "\">(.*?)</tr>").matcher(dom);
+                    assertThat(row.find()).as("a row of %s in%n%s", operation, dom).isTrue();
+                    for (String column : List.of("count", "window", "p50", "p99", "max")) {
+                        assertThat(cellValue(row.group(1), column)).as("%s %s in %s", operation, column, row.group(1))
+                                .isPositive();
+                    }
+                    assertThat(cellValue(row.group(1), "errors")).as(row.group(1)).isZero();
+                }
+                assertThat(figure(dom, "rate")).as(dom).isPositive();
+                // The line of requests per second stands above its baseline (y = 119) for the seconds of the bench.
+                Matcher points = Pattern.compile("id=\"chart-requests\" class=\"requests\" points=\"([^\"]+)\"")
+                        .matcher(dom);
+                assertThat(points.find()).as(dom).isTrue();
+                assertThat(points.group(1).split(" "))
+                        .filteredOn(p -> Double.parseDouble(p.split(",")[1]) < 119).as(points.group(1))
+                        .hasSizeGreaterThanOrEqualTo(2);
+
+                Files.createDirectories(SCREENSHOT_UNDER_LOAD.getParent());
+                Files.deleteIfExists(SCREENSHOT_UNDER_LOAD);
+                chromium(chromium, "--screenshot=" + SCREENSHOT_UNDER_LOAD.toAbsolutePath(), "--window-size=1280,1000",
+                        page.toString());
+                assertThat(SCREENSHOT_UNDER_LOAD).isNotEmptyFile();
+                assertThat(bench.process().isAlive()).as("the bench still runs; its stderr:%n%s", bench.stderr())
+                        .isTrue();
+            }
         }
     }
 
@@ -192,6 +245,42 @@ class StatusPageTest {
         } finally {
             authorizationServer.shutdown();
         }
+    }
+
+    /** Waits until the feed counts at least {@code calls} calls of {@code get_user}, failing after 30 s. */
+    private static void awaitCalls(URI endpoint, long calls, TernProcess bench) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long seen = 0;
+        while (System.nanoTime() < deadline && bench.process().isAlive()) {
+            HttpResponse<String> feed = CLIENT.send(HttpRequest.newBuilder(endpoint.resolve("/status.json")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode status = Json.mapper().readTree(feed.body());
+            for (JsonNode op : status.path("operations")) {
+                if ("get_user".equals(op.path("target").stringValue())) {
+                    seen = op.path("count").asLong();
+                }
+            }
+            if (seen >= calls) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the bench made " + seen + " calls of get_user, not " + calls + "; its stderr:\n"
+                + bench.stderr());
+    }
+
+    /** The number in a row's cell of this class. */
+    private static double cellValue(String row, String className) {
+        Matcher m = Pattern.compile("<td class=\"" + className + "\">([0-9.]+)</td>").matcher(row);
+        assertThat(m.find()).as("a number in the %s cell of %s", className, row).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    /** The number shown by one of the page's figures. */
+    private static double figure(String dom, String id) {
+        Matcher m = Pattern.compile("<span class=\"value\" id=\"" + id + "\">([0-9.]+)</span>").matcher(dom);
+        assertThat(m.find()).as("a number in figure %s", id).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     /** {@link #CALLS} calls of {@code get_user} and one of a tool that does not exist. */
