@@ -328,6 +328,11 @@ public final class HttpServerTransport implements AutoCloseable {
         return webSockets == null ? 0 : webSockets.http2Streams();
     }
 
+    /** WebSocket connections opened on HTTP/2 streams since the start. */
+    long webSocketStreamsOpened() {
+        return webSockets == null ? 0 : webSockets.http2Opened();
+    }
+
     /** Open streams of the 2024-11-05 HTTP+SSE transport. */
     int legacySseConnections() {
         return endpoint.legacySse().size();

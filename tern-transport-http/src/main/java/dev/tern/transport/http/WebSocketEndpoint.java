@@ -69,6 +69,8 @@ final class WebSocketEndpoint {
     private final WebSocketDecoderConfig decoderConfig;
     /** Connections open on HTTP/2 streams (RFC 8441), of all those open. */
     private final java.util.concurrent.atomic.AtomicInteger http2Streams = new java.util.concurrent.atomic.AtomicInteger();
+    /** Connections opened on HTTP/2 streams since the start. */
+    private final java.util.concurrent.atomic.AtomicLong http2Opened = new java.util.concurrent.atomic.AtomicLong();
     private final Set<WebSocketConnection> open = ConcurrentHashMap.newKeySet();
     /** A connection may hold a legacy session: it counts against the same bounds as one. */
     private final int max;
@@ -107,6 +109,11 @@ final class WebSocketEndpoint {
     /** Of the open connections, those on an HTTP/2 stream. */
     int http2Streams() {
         return http2Streams.get();
+    }
+
+    /** Connections opened on HTTP/2 streams since the start, closed ones included. */
+    long http2Opened() {
+        return http2Opened.get();
     }
 
     /** Requests being served on every open connection. */
@@ -242,6 +249,7 @@ final class WebSocketEndpoint {
                 options.pingInterval().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("wsdecoder", new WebSocket13FrameDecoder(decoderConfig));
         http2Streams.incrementAndGet();
+        http2Opened.incrementAndGet();
         serveFrames(p, principal, client, format, () -> http2Streams.decrementAndGet());
         stream.config().setAutoRead(true);
     }
