@@ -46,7 +46,7 @@ class WebSocketOverHttp2Test {
         try (Served served = new Served(); RawH2 h2 = RawH2.connect(served.port())) {
             int first = open(h2, served.port());
             RawH2.Response posted = h2.response(post(h2, "1"));
-            assertThat(posted.status()).isEqualTo(200);
+            assertThat(posted.status()).as("%s", posted).isEqualTo(200);
             assertThat(posted.body()).contains("user1");
             int second = open(h2, served.port());
             assertThat(served.transport.webSocketStreams()).isEqualTo(2);
@@ -188,8 +188,10 @@ class WebSocketOverHttp2Test {
 
     /** A 2026-07-28 get_user call POSTed on a new stream; returns the stream. */
     private static int post(RawH2 h2, String user) throws Exception {
-        return h2.post(request(user, "tools/call", meta(toolCall("get_user", args("id", user)))),
-                Mcp.modernHeaders("tools/call", "get_user"), true);
+        Map<String, String> headers = new LinkedHashMap<>();
+        // HTTP/2 header names are lower case.
+        Mcp.modernHeaders("tools/call", "get_user").forEach((name, value) -> headers.put(name.toLowerCase(), value));
+        return h2.post(request(user, "tools/call", meta(toolCall("get_user", args("id", user)))), headers, true);
     }
 
     /** A 2026-07-28 get_user call as one masked text frame on {@code stream}; returns the answer. */
