@@ -28,7 +28,7 @@ final class Http2StreamCodec extends Http2StreamFrameToHttpObjectCodec {
     @Override
     protected void decode(ChannelHandlerContext ctx, Http2StreamFrame frame, List<Object> out) throws Exception {
         if (frame instanceof Http2HeadersFrame headers && ExtendedConnect.is(headers.headers())) {
-            out.add(ExtendedConnect.of(headers.headers()));
+            out.add(ExtendedConnect.of(headers.headers(), headers.isEndStream()));
             return;
         }
         super.decode(ctx, frame, out);
@@ -40,14 +40,21 @@ final class Http2StreamCodec extends Http2StreamFrameToHttpObjectCodec {
      */
     static final class ExtendedConnect extends DefaultHttpRequest {
         private final @Nullable String protocol;
+        private final boolean ended;
 
-        private ExtendedConnect(String uri, @Nullable String protocol) {
+        private ExtendedConnect(String uri, @Nullable String protocol, boolean ended) {
             super(HttpVersion.HTTP_1_1, HttpMethod.CONNECT, uri);
             this.protocol = protocol;
+            this.ended = ended;
         }
 
         @Nullable String protocol() {
             return protocol;
+        }
+
+        /** Whether the client ended its side of the stream with the CONNECT itself: no tunnel can follow. */
+        boolean ended() {
+            return ended;
         }
 
         static boolean is(Http2Headers headers) {
@@ -55,11 +62,11 @@ final class Http2StreamCodec extends Http2StreamFrameToHttpObjectCodec {
                     && (headers.contains(Http2Headers.PseudoHeaderName.PROTOCOL.value()) || headers.path() != null);
         }
 
-        static ExtendedConnect of(Http2Headers headers) {
+        static ExtendedConnect of(Http2Headers headers, boolean ended) {
             CharSequence path = headers.path();
             CharSequence protocol = headers.get(Http2Headers.PseudoHeaderName.PROTOCOL.value());
             ExtendedConnect request = new ExtendedConnect(path == null || path.isEmpty() ? "/" : path.toString(),
-                    protocol == null ? null : protocol.toString());
+                    protocol == null ? null : protocol.toString(), ended);
             for (Map.Entry<CharSequence, CharSequence> h : headers) {
                 if (!Http2Headers.PseudoHeaderName.hasPseudoHeaderFormat(h.getKey())) {
                     request.headers().add(h.getKey(), h.getValue());

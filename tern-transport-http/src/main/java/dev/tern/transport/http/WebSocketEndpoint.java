@@ -203,7 +203,8 @@ final class WebSocketEndpoint {
 
     /**
      * Answers an RFC 8441 extended CONNECT on an HTTP/2 stream: 200 with the subprotocol chosen, after which the
-     * stream's DATA frames carry the WebSocket's frames; or 400 for a {@code :protocol} other than {@code websocket},
+     * stream's DATA frames carry the WebSocket's frames; or 400 for a {@code :protocol} other than {@code websocket}, a
+     * CONNECT that ended its stream,
      * a {@code Sec-WebSocket-Version} other than 13 (not 426, whose Upgrade header HTTP/2 forbids) or no subprotocol
      * served, and 503 or 429 as for an upgrade. A refusal ends this stream only.
      */
@@ -213,6 +214,11 @@ final class WebSocketEndpoint {
             refuse(exchange, HttpResponseStatus.BAD_REQUEST, request.protocol() == null
                     ? "Bad request: an extended CONNECT needs :protocol websocket (RFC 8441)"
                     : "Bad request: the only :protocol served is websocket (asked for: " + request.protocol() + ")");
+            return;
+        }
+        if (request.ended()) {
+            refuse(exchange, HttpResponseStatus.BAD_REQUEST,
+                    "Bad request: the extended CONNECT ended its stream (END_STREAM): no WebSocket can follow");
             return;
         }
         if (!VERSION.equals(request.headers().get(HttpHeaderNames.SEC_WEBSOCKET_VERSION))) {

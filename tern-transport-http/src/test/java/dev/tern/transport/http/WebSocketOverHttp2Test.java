@@ -92,6 +92,9 @@ class WebSocketOverHttp2Test {
             Map<String, String> foreignHost = connect(port, "/mcp/ws");
             foreignHost.put(":authority", "evil.example");
             assertThat(refusal(h2, foreignHost).status()).isEqualTo(403);
+            int ended = h2.nextStreamId();
+            h2.frame(RawH2.HEADERS, RawH2.END_HEADERS | RawH2.END_STREAM, ended, RawH2.hpack(connect(port, "/mcp/ws")));
+            assertThat(h2.response(ended).status()).isEqualTo(400);
             int get = h2.request("GET", "127.0.0.1:" + port, "/mcp/ws", Map.of(), new byte[0]);
             RawH2.Response plainGet = h2.response(get);
             assertThat(plainGet.status()).isEqualTo(405);
