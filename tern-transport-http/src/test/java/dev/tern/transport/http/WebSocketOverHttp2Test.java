@@ -3,6 +3,7 @@ package dev.tern.transport.http;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -153,6 +154,19 @@ class WebSocketOverHttp2Test {
             awaitStreams(served, 1);
             assertThat(call(h2, kept, "k", "9").path("result").path("content").get(0).path("text").asString())
                     .contains("\"user9\"");
+        }
+    }
+
+    @Test
+    void keepsAnH2cConnectionWithPriorKnowledgePastTheRequestHeaderTimeout() throws Exception {
+        // The timeout guards HTTP/1.1 request heads; the h2c preface ends its watch over the connection for good.
+        try (Served served = new Served(b -> b.connections(c -> c.requestHeaderTimeout(Duration.ofMillis(200))));
+                RawH2 h2 = RawH2.connect(served.port())) {
+            int ws = open(h2, served.port());
+            Thread.sleep(600);
+            assertThat(call(h2, ws, "late", "10").path("result").path("content").get(0).path("text").asString())
+                    .contains("\"user10\"");
+            assertThat(h2.response(post(h2, "11")).body()).contains("user11");
         }
     }
 
