@@ -48,8 +48,10 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 
 /**
  * One WebSocket connection ({@code ws://} or {@code wss://}) carrying text or binary messages, with subprotocol {@code mcp} by
- * default; Netty's codec does the framing, masking, pings and the closing handshake. Thread-safe: {@link #send} may
- * be called from any thread; messages are handed to the listener on the connection's I/O thread, in order.
+ * default; Netty's codec does the framing, masking, pings and the closing handshake. It runs on an upgraded HTTP/1.1
+ * connection, or, with {@link Builder#http2(boolean)}, on a stream of an HTTP/2 connection of its own (RFC 8441).
+ * Thread-safe: {@link #send} may be called from any thread; messages are handed to the listener on the connection's
+ * I/O thread, in order.
  *
  * <pre>{@code
  * WebSocketClient ws = WebSocketClient.builder(URI.create("ws://127.0.0.1:8080/mcp/ws"))

@@ -3,6 +3,8 @@ package dev.tern.transport.http;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.JsonRpcCodec;
@@ -51,11 +53,11 @@ import io.netty.handler.timeout.IdleStateHandler;
 final class WebSocketEndpoint {
     /** The subprotocol the official TypeScript SDK's WebSocket client asks for; MCP messages go as text frames. */
     static final String SUBPROTOCOL = WireFormat.JSON.subprotocol();
-    /** Every subprotocol served, JSON's first: the one chosen is the first of the client's list found here. */
     /** The {@code :protocol} of an RFC 8441 extended CONNECT that opens a WebSocket. */
     private static final String PROTOCOL = "websocket";
     /** The one WebSocket version served (RFC 6455). */
     private static final String VERSION = "13";
+    /** Every subprotocol served, JSON's first: the one chosen is the first of the client's list found here. */
     private static final String SUBPROTOCOLS = java.util.Arrays.stream(WireFormat.values())
             .map(WireFormat::subprotocol).collect(java.util.stream.Collectors.joining(","));
 
@@ -68,9 +70,9 @@ final class WebSocketEndpoint {
     /** How frames from clients are decoded, over HTTP/1.1 (by the handshakers) and HTTP/2 alike. */
     private final WebSocketDecoderConfig decoderConfig;
     /** Connections open on HTTP/2 streams (RFC 8441), of all those open. */
-    private final java.util.concurrent.atomic.AtomicInteger http2Streams = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger http2Streams = new AtomicInteger();
     /** Connections opened on HTTP/2 streams since the start. */
-    private final java.util.concurrent.atomic.AtomicLong http2Opened = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong http2Opened = new AtomicLong();
     private final Set<WebSocketConnection> open = ConcurrentHashMap.newKeySet();
     /** A connection may hold a legacy session: it counts against the same bounds as one. */
     private final int max;
@@ -204,9 +206,8 @@ final class WebSocketEndpoint {
     /**
      * Answers an RFC 8441 extended CONNECT on an HTTP/2 stream: 200 with the subprotocol chosen, after which the
      * stream's DATA frames carry the WebSocket's frames; or 400 for a {@code :protocol} other than {@code websocket}, a
-     * CONNECT that ended its stream,
-     * a {@code Sec-WebSocket-Version} other than 13 (not 426, whose Upgrade header HTTP/2 forbids) or no subprotocol
-     * served, and 503 or 429 as for an upgrade. A refusal ends this stream only.
+     * CONNECT that ended its stream, a {@code Sec-WebSocket-Version} other than 13 (not 426, whose Upgrade header
+     * HTTP/2 forbids) or no subprotocol served, and 503 or 429 as for an upgrade. A refusal ends this stream only.
      */
     private void connect(Http2StreamCodec.ExtendedConnect request, Http2StreamChannel stream, HttpExchange exchange,
             String principal) {
