@@ -76,7 +76,9 @@ final class BenchCommand implements Callable<Integer> {
     String era;
 
     @CommandLine.Option(names = "--http", paramLabel = "VERSION",
-            description = "1.1, h2c or h2 (default: 1.1 for http://, h2 for https://).")
+            description = "1.1, h2c or h2 (default: 1.1 for http://, h2 for https://). With a WebSocket URL: h2 "
+                    + "(wss://) or h2c (ws://) opens each WebSocket on an HTTP/2 stream (RFC 8441 extended CONNECT), "
+                    + "1.1 (the default) by the HTTP/1.1 upgrade.")
     String http;
 
     @CommandLine.Option(names = "--encoding", paramLabel = "FORMAT", defaultValue = "json",
@@ -363,12 +365,25 @@ final class BenchCommand implements Callable<Integer> {
     private HttpVersion httpVersion() {
         URI u = url != null ? url : rest;
         if (http != null && url != null && McpClient.isWebSocket(url)) {
-            throw new IllegalArgumentException("--http does not apply to a WebSocket URL");
+            return webSocketHttp(url, HttpVersion.parse(http));
         }
         if (http != null) {
             return HttpVersion.parse(http);
         }
         return u != null && "https".equalsIgnoreCase(u.getScheme()) ? HttpVersion.H2 : HttpVersion.HTTP_1_1;
+    }
+
+    /**
+     * For a WebSocket URL, {@code --http h2} (wss://) or {@code h2c} (ws://) opens each WebSocket on an HTTP/2 stream
+     * (RFC 8441); 1.1, the default, upgrades an HTTP/1.1 connection.
+     */
+    static HttpVersion webSocketHttp(URI url, HttpVersion version) {
+        boolean secure = "wss".equalsIgnoreCase(url.getScheme());
+        if (version == HttpVersion.H2 && !secure || version == HttpVersion.H2C && secure) {
+            throw new IllegalArgumentException("--http " + version.label() + " with " + url.getScheme() + "://"
+                    + " (expected: h2 with wss://, h2c with ws://, or 1.1)");
+        }
+        return version;
     }
 
     private Target target(Duration requestTimeout, int pool) {
@@ -379,7 +394,8 @@ final class BenchCommand implements Callable<Integer> {
             return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool, parsedHeaders);
         }
         if (McpClient.isWebSocket(url)) {
-            return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool, wireFormat());
+            return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool, wireFormat(),
+                    http != null && httpVersion() != HttpVersion.HTTP_1_1);
         }
         HttpMcpTarget.Builder b = HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure)
                 .timeout(requestTimeout).connections(pool).encoding(wireFormat());

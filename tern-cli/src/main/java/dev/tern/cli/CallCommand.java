@@ -66,7 +66,9 @@ final class CallCommand implements Callable<Integer> {
     Era era;
 
     @CommandLine.Option(names = "--http", paramLabel = "VERSION",
-            description = "HTTP version: ${COMPLETION-CANDIDATES} (default: HTTP_1_1 for http URLs, H2 by ALPN for https).")
+            description = "HTTP version: ${COMPLETION-CANDIDATES} (default: HTTP_1_1 for http URLs, H2 by ALPN for https). "
+                    + "With a WebSocket URL: H2 (wss://) or H2C (ws://) opens the WebSocket on an HTTP/2 stream (RFC "
+                    + "8441 extended CONNECT), HTTP_1_1 (the default) by the HTTP/1.1 upgrade.")
     HttpProtocol http;
 
     @CommandLine.Option(names = "--insecure",
@@ -209,11 +211,13 @@ final class CallCommand implements Callable<Integer> {
 
     private McpClient client(PrintStream err) {
         if (server.url != null && McpClient.isWebSocket(server.url)) {
-            if (http != null) {
-                throw new IllegalArgumentException("--http does not apply to a WebSocket URL");
+            boolean secure = "wss".equalsIgnoreCase(server.url.getScheme());
+            if (http == HttpProtocol.H2 && !secure || http == HttpProtocol.H2C && secure) {
+                throw new IllegalArgumentException("--http " + http + " with " + server.url.getScheme() + "://"
+                        + " (expected: H2 with wss://, H2C with ws://, or HTTP_1_1)");
             }
             McpClient.WebSocketBuilder b = McpClient.webSocket(server.url).era(era).requestTimeout(timeout)
-                    .clientInfo("tern-call", "0.1.0");
+                    .clientInfo("tern-call", "0.1.0").http2(http != null && http != HttpProtocol.HTTP_1_1);
             ClientTls trust = trust();
             if (trust != null) {
                 b.tls(trust);

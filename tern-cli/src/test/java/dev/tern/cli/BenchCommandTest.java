@@ -77,7 +77,15 @@ class BenchCommandTest {
         assertThat(run.errors()).as("%s", run.errorSamples()).isEmpty();
         assertThat(run.ok()).isPositive();
         assertThat(run.target()).contains(transport.webSocketUrl()).endsWith("(WebSocket, 3 connections)");
-        assertThat(bench("--url", transport.webSocketUrl(), "--http", "h2c", "--rate", "10")).isEqualTo(2);
+        assertThat(bench("--url", transport.webSocketUrl(), "--http", "h2", "--rate", "10")).isEqualTo(2);
+
+        int onHttp2 = bench("--url", transport.webSocketUrl(), "--http", "h2c", "--connections", "3", "--duration",
+                "1s", "--warmup", "200ms", "-q", "--era", era, "--json", dir.resolve("h2.json").toString());
+        assertThat(onHttp2).isZero();
+        RunResult streams = Reports.readJson(dir.resolve("h2.json")).runs().get(0);
+        assertThat(streams.errors()).as("%s", streams.errorSamples()).isEmpty();
+        assertThat(streams.ok()).isPositive();
+        assertThat(streams.target()).endsWith("(WebSocket on HTTP/2, 3 connections)");
     }
 
     @ParameterizedTest

@@ -109,9 +109,17 @@ class CallCommandTest {
         assertThat(secure.exit()).as(secure.err()).isZero();
         assertThat(secure.json().path("structuredContent").path("id").asString()).isEqualTo("3");
 
-        Run withHttp = tern("call", "--url", clear.webSocketUrl(), "--http", "h2c", "tools");
+        Run onHttp2 = tern("call", "--url", clear.webSocketUrl(), "--http", "h2c", "tools");
+        assertThat(onHttp2.exit()).as(onHttp2.err()).isZero();
+        assertThat(onHttp2.names()).contains("get_user", "search_users");
+        Run secureOnHttp2 = tern("call", "--url", tls.webSocketUrl(), "--insecure", "--http", "h2", "tool",
+                "get_user", "{\"id\":\"4\"}");
+        assertThat(secureOnHttp2.exit()).as(secureOnHttp2.err()).isZero();
+        assertThat(secureOnHttp2.json().path("structuredContent").path("id").asString()).isEqualTo("4");
+
+        Run withHttp = tern("call", "--url", clear.webSocketUrl(), "--http", "h2", "tools");
         assertThat(withHttp.exit()).isEqualTo(2);
-        assertThat(withHttp.err()).contains("--http does not apply to a WebSocket URL");
+        assertThat(withHttp.err()).contains("--http H2 with ws://");
     }
 
     @Test

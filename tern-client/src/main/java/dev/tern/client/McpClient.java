@@ -564,6 +564,11 @@ public final class McpClient implements AutoCloseable {
         return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
+    /** The transport under this client (for tests). */
+    McpTransport transport() {
+        return transport;
+    }
+
     // ---------------------------------------------------------------- builders
 
     /** Options both transports share. */
@@ -771,6 +776,16 @@ public final class McpClient implements AutoCloseable {
 
         public WebSocketBuilder connectTimeout(Duration timeout) {
             connection.connectTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * Opens the WebSocket on an HTTP/2 stream (RFC 8441 extended CONNECT; default: off, the HTTP/1.1 upgrade):
+         * h2 by ALPN over {@code wss://}, h2c with prior knowledge over {@code ws://}. A server that does not offer
+         * it gets the HTTP/1.1 upgrade on a new connection instead.
+         */
+        public WebSocketBuilder http2(boolean enabled) {
+            connection.http2(enabled);
             return this;
         }
 

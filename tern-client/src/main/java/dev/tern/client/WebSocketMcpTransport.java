@@ -110,6 +110,12 @@ final class WebSocketMcpTransport implements McpTransport {
         return c;
     }
 
+    /** Whether the connection open now runs on an HTTP/2 stream (RFC 8441); false before it opens. */
+    synchronized boolean http2() {
+        CompletableFuture<WebSocketClient> c = connection;
+        return c != null && c.isDone() && !c.isCompletedExceptionally() && c.join().http2();
+    }
+
     private void ended(WebSocketClient.Closed how) {
         failAll(new McpClientException("the WebSocket connection to " + uri + " closed"
                 + (how.status() < 0 ? "" : " (" + how.status() + (how.reason().isEmpty() ? "" : " " + how.reason())

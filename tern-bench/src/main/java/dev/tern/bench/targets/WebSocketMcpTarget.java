@@ -43,6 +43,8 @@ public final class WebSocketMcpTarget implements Target {
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     /** Every message in a binary format (subprotocol {@code mcp.cbor}, {@code mcp.msgpack}); {@code null} for JSON. */
     private final BinaryWire binary;
+    /** Each WebSocket on an HTTP/2 stream (RFC 8441) rather than an upgraded HTTP/1.1 connection. */
+    private final boolean http2;
     private volatile McpWire wire;
     private volatile boolean closed;
 
@@ -53,8 +55,9 @@ public final class WebSocketMcpTarget implements Target {
     }
 
     private WebSocketMcpTarget(URI uri, Era era, boolean insecure, Duration timeout, int connections,
-            WireFormat format) {
+            WireFormat format, boolean http2) {
         this.uri = uri;
+        this.http2 = http2;
         this.binary = format.binary() ? new BinaryWire(format) : null;
         this.era = era;
         this.insecure = insecure;
@@ -73,11 +76,20 @@ public final class WebSocketMcpTarget implements Target {
     /** As {@link #of(URI, Era, boolean, Duration, int)}, every message in {@code format} (its subprotocol). */
     public static WebSocketMcpTarget of(URI uri, Era era, boolean insecure, Duration timeout, int connections,
             WireFormat format) {
+        return of(uri, era, insecure, timeout, connections, format, false);
+    }
+
+    /**
+     * As {@link #of(URI, Era, boolean, Duration, int, WireFormat)}; with {@code http2} each connection is an HTTP/2
+     * connection carrying the WebSocket on a stream (RFC 8441), where the server offers it.
+     */
+    public static WebSocketMcpTarget of(URI uri, Era era, boolean insecure, Duration timeout, int connections,
+            WireFormat format, boolean http2) {
         if (connections <= 0) {
             throw new IllegalArgumentException("connections: " + connections + " (expected: > 0)");
         }
         return new WebSocketMcpTarget(uri, era, insecure, timeout, connections,
-                java.util.Objects.requireNonNull(format, "format"));
+                java.util.Objects.requireNonNull(format, "format"), http2);
     }
 
     @Override
@@ -87,7 +99,7 @@ public final class WebSocketMcpTarget implements Target {
         }
         WebSocketClient.Builder builder = WebSocketClient.builder(uri).eventLoopGroup(group)
                 .connectTimeout(setUpTimeout()).subprotocol(binary == null ? WireFormat.JSON.subprotocol()
-                        : binary.format().subprotocol());
+                        : binary.format().subprotocol()).http2(http2);
         if (insecure) {
             builder.tls(ClientTls.insecure());
         }
@@ -202,8 +214,10 @@ public final class WebSocketMcpTarget implements Target {
         McpWire w = wire;
         String version = w == null ? (era == Era.LEGACY ? McpWire.LEGACY_VERSION : McpWire.MODERN_VERSION)
                 : w.version();
+        WebSocketClient first = sockets[0];
         return "MCP " + version + (w != null && !w.modern() ? " (session)" : "") + " " + uri + " (WebSocket"
-                + (binary == null ? "" : " " + binary.format().displayName()) + ", " + sockets.length
+                + (binary == null ? "" : " " + binary.format().displayName())
+                + (first != null && first.http2() ? " on HTTP/2" : "") + ", " + sockets.length
                 + (sockets.length == 1 ? " connection)" : " connections)");
     }
 

@@ -38,7 +38,6 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
-import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslHandler;
@@ -255,7 +254,9 @@ public final class HttpServerTransport implements AutoCloseable {
                 .initialSettings(Http2Settings.defaultSettings()
                         .maxConcurrentStreams(h2.maxConcurrentStreams())
                         .maxHeaderListSize(options.limits().maxHeaderSize())
-                        .initialWindowSize(1024 * 1024))
+                        .initialWindowSize(1024 * 1024)
+                        // RFC 8441: clients may open WebSockets on streams with an extended CONNECT.
+                        .connectProtocolEnabled(webSockets != null))
                 .validateHeaders(true)
                 .validateRequiredPseudoHeaders(true)
                 .decoderEnforceMaxRstFramesPerWindow(h2.maxResets(), window)
@@ -271,7 +272,7 @@ public final class HttpServerTransport implements AutoCloseable {
         return new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
-                ch.pipeline().addLast(FlushBeforeClose.INSTANCE, new Http2StreamFrameToHttpObjectCodec(true),
+                ch.pipeline().addLast(FlushBeforeClose.INSTANCE, new Http2StreamCodec(),
                         new RequestDecoder(dispatcher, options, endpoint, true));
             }
         });
@@ -320,6 +321,16 @@ public final class HttpServerTransport implements AutoCloseable {
     /** Open WebSocket connections. */
     int webSocketConnections() {
         return webSockets == null ? 0 : webSockets.size();
+    }
+
+    /** Of the open WebSocket connections, those on HTTP/2 streams (RFC 8441). */
+    int webSocketStreams() {
+        return webSockets == null ? 0 : webSockets.http2Streams();
+    }
+
+    /** WebSocket connections opened on HTTP/2 streams since the start. */
+    long webSocketStreamsOpened() {
+        return webSockets == null ? 0 : webSockets.http2Opened();
     }
 
     /** Open streams of the 2024-11-05 HTTP+SSE transport. */

@@ -159,6 +159,10 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange = newExchange(http2 || (HttpUtil.isKeepAlive(head) && !dispatcher.draining()));
+        if (head instanceof Http2StreamCodec.ExtendedConnect) {
+            connect(head);
+            return;
+        }
         if (!hasBodyMethod(head)) {
             // Answered once the request has ended, so that a response never races a protocol error in the rest of
             // the request (HTTP/2 stream state, trailers).
@@ -179,6 +183,20 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         }
         reader = wanted;
         awaitBody(Reading.BODY);
+    }
+
+    /**
+     * An extended CONNECT's stream stays open once answered, so it is served on its head. Nothing more is read until
+     * it is answered: a refusal reads on (and drops what follows), an accepted WebSocket takes over the stream.
+     */
+    private void connect(HttpRequest head) {
+        ctx.channel().config().setAutoRead(false);
+        HttpExchange answering = exchange;
+        answering.onDone(() -> ctx.channel().config().setAutoRead(true));
+        RequestDispatcher.BodyReader wanted = dispatcher.dispatch(head, answering);
+        if (wanted != null) {
+            wanted.read(head, HttpRoutes.NO_BODY, answering);
+        }
     }
 
     /** Whether a request is dispatched on its head, so that it can be refused before its body is read. */

@@ -58,6 +58,15 @@ final class RequestDispatcher {
             exchange.header(HttpOptions.Tls.Hsts.HEADER, hsts);
         }
         String path = pathOf(request.uri());
+        if (request instanceof Http2StreamCodec.ExtendedConnect) {
+            if (webSockets == null || !path.equals(webSockets.path())) {
+                endpoint.error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
+                        "Not found: " + (webSockets == null ? "no WebSocket endpoint is served"
+                                : "the WebSocket endpoint is " + webSockets.path()));
+                return null;
+            }
+            return upgradeToWebSocket(request, exchange);
+        }
         if (path.equals("/health") || path.equals("/health/live") || path.equals("/health/ready")) {
             boolean down = endpoint.draining() && !path.equals("/health/live");
             exchange.json(down ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK,

@@ -165,6 +165,27 @@ class AuthOverHttpTest {
     }
 
     @Test
+    void anExtendedConnectOverHttp2NeedsAValidTokenToo() throws Exception {
+        try (RawH2 h2 = RawH2.connect(served.port())) {
+            int refused = h2.nextStreamId();
+            h2.frame(RawH2.HEADERS, RawH2.END_HEADERS, refused,
+                    RawH2.hpack(WebSocketOverHttp2Test.connect(served.port(), "/mcp/ws")));
+            RawH2.Response unauthorized = h2.response(refused);
+            assertThat(unauthorized.status()).isEqualTo(401);
+            assertThat(unauthorized.headers().get("www-authenticate").toString()).startsWith("Bearer");
+
+            // A token not seen before is verified off the event loop; the stream waits for the verdict.
+            Map<String, String> withToken = WebSocketOverHttp2Test.connect(served.port(), "/mcp/ws");
+            withToken.put("authorization", "Bearer " + token("carol"));
+            int accepted = h2.nextStreamId();
+            h2.frame(RawH2.HEADERS, RawH2.END_HEADERS, accepted, RawH2.hpack(withToken));
+            io.netty.handler.codec.http2.Http2Headers answer = h2.awaitHeaders(accepted);
+            assertThat(answer.status()).hasToString("200");
+            assertThat(answer.get("sec-websocket-protocol")).hasToString("mcp");
+        }
+    }
+
+    @Test
     void aForgedOrForeignTokenIsAnInvalidToken() throws Exception {
         String good = token("alice");
         String forged = good.substring(0, good.lastIndexOf('.') + 1) + "AAAA" + good.substring(good.lastIndexOf('.') + 5);

@@ -37,6 +37,7 @@ final class RawH2 implements AutoCloseable {
     static final int ACK = 0x1;
     static final int END_HEADERS = 0x4;
 
+    static final int SETTINGS_ENABLE_CONNECT_PROTOCOL = 0x8;
     static final int NO_ERROR = 0;
     static final int PROTOCOL_ERROR = 1;
     static final int REFUSED_STREAM = 7;
@@ -51,8 +52,23 @@ final class RawH2 implements AutoCloseable {
     private Http2Headers lastHeaders;
     private int nextStream = 1;
     final int port;
+    /** The server's first SETTINGS frame. */
+    Frame serverSettings;
 
     record Frame(int type, int flags, int stream, byte[] payload) {
+        /** The value of a SETTINGS frame's parameter, or -1 when it is not there. */
+        long setting(int id) {
+            ByteBuffer b = ByteBuffer.wrap(payload);
+            while (b.remaining() >= 6) {
+                int key = b.getShort() & 0xFFFF;
+                long value = b.getInt() & 0xFFFFFFFFL;
+                if (key == id) {
+                    return value;
+                }
+            }
+            return -1;
+        }
+
         int errorCode() {
             ByteBuffer b = ByteBuffer.wrap(payload);
             return type == GOAWAY ? b.getInt(4) : b.getInt(0);
@@ -87,6 +103,7 @@ final class RawH2 implements AutoCloseable {
         if (settings.type() != SETTINGS) {
             throw new IOException("expected SETTINGS, got " + settings);
         }
+        h2.serverSettings = settings;
         h2.frame(SETTINGS, ACK, 0, new byte[0]);
         return h2;
     }
@@ -267,6 +284,61 @@ final class RawH2 implements AutoCloseable {
             }
         }
         throw new IOException("no end of stream " + stream);
+    }
+
+    /** Reads frames until the header block of {@code stream} ends; returns it (SETTINGS and PING answered). */
+    Http2Headers awaitHeaders(int stream) throws IOException {
+        for (int i = 0; i < 100_000; i++) {
+            Frame f = next();
+            answer(f);
+            if ((f.type() == HEADERS || f.type() == CONTINUATION) && f.stream() == stream
+                    && (f.flags() & END_HEADERS) != 0) {
+                return lastHeaders;
+            }
+            if (f.type() == RST_STREAM && f.stream() == stream) {
+                throw new IOException("stream " + stream + " reset with error " + f.errorCode());
+            }
+        }
+        throw new IOException("no headers on stream " + stream);
+    }
+
+    /** Reads frames until a DATA frame of {@code stream} arrives (SETTINGS and PING answered, windows given back). */
+    Frame awaitData(int stream) throws IOException {
+        for (int i = 0; i < 100_000; i++) {
+            Frame f = next();
+            answer(f);
+            if (f.type() == DATA && f.stream() == stream) {
+                return f;
+            }
+            if (f.type() == RST_STREAM && f.stream() == stream) {
+                throw new IOException("stream " + stream + " reset with error " + f.errorCode());
+            }
+        }
+        throw new IOException("no DATA on stream " + stream);
+    }
+
+    private void answer(Frame f) throws IOException {
+        switch (f.type()) {
+            case SETTINGS -> {
+                if ((f.flags() & ACK) == 0) {
+                    frame(SETTINGS, ACK, 0, new byte[0]);
+                }
+            }
+            case PING -> {
+                if ((f.flags() & ACK) == 0) {
+                    frame(PING, ACK, 0, f.payload());
+                }
+            }
+            case GOAWAY -> throw new IOException("GOAWAY with error " + f.errorCode());
+            case DATA -> {
+                if (f.payload().length > 0) {
+                    frame(WINDOW_UPDATE, 0, 0, int32(f.payload().length));
+                    frame(WINDOW_UPDATE, 0, f.stream(), int32(f.payload().length));
+                }
+            }
+            default -> {
+            }
+        }
     }
 
     private Http2Headers decode(int stream, byte[] block) throws IOException {

@@ -86,6 +86,13 @@ final class RawWebSocket implements AutoCloseable {
 
     /** Writes one frame, masked as a client must unless {@code masked} is false. */
     RawWebSocket frame(int opcode, boolean fin, boolean masked, byte[] payload) throws IOException {
+        out.write(encode(opcode, fin, masked, payload));
+        out.flush();
+        return this;
+    }
+
+    /** One frame's bytes, masked as a client must unless {@code masked} is false. */
+    static byte[] encode(int opcode, boolean fin, boolean masked, byte[] payload) {
         ByteArrayOutputStream f = new ByteArrayOutputStream(payload.length + 14);
         f.write((fin ? 0x80 : 0) | opcode);
         int maskBit = masked ? 0x80 : 0;
@@ -114,9 +121,7 @@ final class RawWebSocket implements AutoCloseable {
         } else {
             f.write(payload, 0, payload.length);
         }
-        out.write(f.toByteArray());
-        out.flush();
-        return this;
+        return f.toByteArray();
     }
 
     RawWebSocket text(String text) throws IOException {
