@@ -72,7 +72,8 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
             // Armed only when the headers did not come in whole with this read: most requests arrive in one segment,
             // and a timer scheduled and cancelled for each of them costs the event loop a queue insertion and removal.
             // The read took microseconds of the timeout, not worth a clock reading per request.
-            if (phase == Phase.HEADERS && timer == null) {
+            // Not when the read switched the connection to HTTP/2 and took this handler out of the pipeline.
+            if (phase == Phase.HEADERS && timer == null && !ctx.isRemoved()) {
                 timer = ctx.executor().schedule(expiry, timeoutNanos, TimeUnit.NANOSECONDS);
             }
         }

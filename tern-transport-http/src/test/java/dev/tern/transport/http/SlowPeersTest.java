@@ -59,6 +59,18 @@ class SlowPeersTest {
     }
 
     @Test
+    void anHttp2ConnectionOutlivesTheHeaderTimeoutThatGuardedItsFirstBytes() throws Exception {
+        try (Served served = new Served(b -> b.connections(c -> c.requestHeaderTimeout(Duration.ofMillis(300))))) {
+            try (RawH2 h2 = RawH2.connect(served.port())) {
+                Thread.sleep(900);
+                int stream = h2.post(Mcp.request(1, "tools/call", Mcp.meta(toolCall("get_user", args("id", "5")))),
+                        Map.of("mcp-method", "tools/call", "mcp-name", "get_user"), true);
+                assertThat(h2.response(stream).status()).isEqualTo(200);
+            }
+        }
+    }
+
+    @Test
     void row45SlowBodyGets408() throws Exception {
         try (Served served = new Served(b -> b.connections(c -> c.requestBodyTimeout(Duration.ofMillis(400))))) {
             int port = served.port();
