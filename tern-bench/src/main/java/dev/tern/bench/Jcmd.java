@@ -2,6 +2,7 @@ package dev.tern.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -10,15 +11,21 @@ final class Jcmd {
     private Jcmd() {
     }
 
-    /** The output of {@code jcmd PID COMMAND} (its error text when it fails); waits at most a minute. */
+    /** The output of {@code jcmd PID COMMAND} (its error text when it fails); empty when it takes over a minute. */
     static String run(long pid, String command) throws IOException, InterruptedException {
         Path tool = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process p = new ProcessBuilder(tool.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
+        Path out = Files.createTempFile("tern-jcmd", ".txt");
+        try {
+            Process p = new ProcessBuilder(tool.toString(), Long.toString(pid), command).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).start();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                return "";
+            }
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            Files.deleteIfExists(out);
         }
-        return out;
     }
 
     /** The bytes a {@code GC.class_histogram} counted (its {@code Total} line), -1 when it has none. */
