@@ -237,7 +237,10 @@ public final class ListenFanOut {
                     errors.get(), firstError.get());
         } finally {
             closing.set(true);
-            engines.forEach(HttpClientEngine::close);
+            // All at once: one after another, each connection's close waits for its streams to end.
+            try (var closer = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                engines.forEach(e -> closer.execute(e::close));
+            }
             if (caller != null) {
                 caller.close();
             }
