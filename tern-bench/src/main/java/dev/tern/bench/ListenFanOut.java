@@ -187,6 +187,7 @@ public final class ListenFanOut {
                     if (!acked.getAndSet(true)) {
                         opening.release();
                         allAcknowledged.countDown();
+                        allNotified.countDown(); // it will not be notified: no waiting for it
                         error(failure != null ? failure : new IllegalStateException("listen: HTTP " + reply.status()
                                 + " " + abbreviate(reply.bodyText())));
                     } else if (!closing.get()) {

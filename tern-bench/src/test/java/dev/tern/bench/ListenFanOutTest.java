@@ -37,12 +37,6 @@ class ListenFanOutTest {
             assertThat(r.serverWithListens().rssBytes()).isEqualTo(-1); // no server process given to sample
             assertThat(r.clientWithListens().rssBytes()).isPositive();
             assertThat(r.markdown()).contains("| 200 of 200 | 4 (50) | 2 |");
-
-            // The run closed its listens: the same addresses get their whole share again.
-            ListenFanOut.Result again = ListenFanOut.builder().url(URI.create(transport.url()), 0).count(200)
-                    .streamsPerConnection(50).perAddress(100).build().run();
-            assertThat(again.errors()).as("%s", again.firstError()).isZero();
-            assertThat(again.notified()).isEqualTo(200);
         } finally {
             transport.close();
             server.close();
