@@ -143,7 +143,7 @@ public final class HeldSessions {
                 Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         try {
             for (int c = 0; c < Math.max(1, (sessionCount + CLIENT_PLACES - 1) / CLIENT_PLACES); c++) {
-                clients.add(HttpClientEngine.builder(url).eventLoopGroup(clientGroup).localAddress(clientAddress(c))
+                clients.add(HttpClientEngine.builder(url).eventLoopGroup(clientGroup).localAddress(Loopback.clientAddress(c))
                         .maxConnections(2).responseTimeout(Duration.ofSeconds(30)).build());
             }
             if (warm) {
@@ -172,7 +172,7 @@ public final class HeldSessions {
             try {
                 for (int i = 0; i < streamConnections + listenConnections; i++) {
                     engines.add(HttpClientEngine.builder(url).protocol(HttpProtocol.H2C).eventLoopGroup(group)
-                            .localAddress(clientAddress(i)).maxConnections(1).maxConcurrentStreams(STREAMS_PER_CONNECTION)
+                            .localAddress(Loopback.clientAddress(i)).maxConnections(1).maxConcurrentStreams(STREAMS_PER_CONNECTION)
                             .responseTimeout(Duration.ZERO).build());
                 }
                 Stage last = withSessions;
@@ -203,15 +203,6 @@ public final class HeldSessions {
         }
         System.out.printf("errors: %d%s%n", errors.get(), firstError.get() == null ? "" : " (first: " + firstError.get() + ")");
         return errors.get();
-    }
-
-    /** The loopback address that stands for the {@code n}th client: 127.0.0.2 and up. */
-    private static java.net.InetAddress clientAddress(int n) {
-        try {
-            return java.net.InetAddress.getByAddress(new byte[] {127, 0, (byte) (n / 250), (byte) (2 + n % 250)});
-        } catch (java.net.UnknownHostException impossible) {
-            throw new IllegalStateException(impossible);
-        }
     }
 
     /** Opens the sessions, each client in turn, so that none holds more than {@link #CLIENT_PLACES}. */
@@ -355,8 +346,7 @@ public final class HeldSessions {
         if (histogram != null) {
             Files.writeString(histogram.resolve(stage + ".histogram.txt"), text);
         }
-        long liveHeap = text.lines().filter(l -> l.startsWith("Total")).findFirst()
-                .map(l -> Long.parseLong(l.trim().split("\\s+")[2])).orElse(-1L);
+        long liveHeap = Jcmd.histogramTotal(text);
         return new Stage(raw == null ? -1 : raw.rssBytes(), sampler.sample().rssBytes(), liveHeap);
     }
 
@@ -365,13 +355,7 @@ public final class HeldSessions {
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {
-        Path tool = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        Process p = new ProcessBuilder(tool.toString(), Long.toString(pid), command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
-        return out;
+        return Jcmd.run(pid, command);
     }
 
     private static void report(String stage, Stage s, int sessions, int streams, int listens) {

@@ -41,6 +41,12 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess spawnJava(String mainClass, List<String> args, String cpus, Path jfr)
             throws IOException {
+        return spawnJava(mainClass, args, cpus, jfr, List.of());
+    }
+
+    /** {@link #spawnJava(String, List, String, Path)} with more JVM options after this JVM's (such as {@code -Xmx512m}). */
+    public static ServerProcess spawnJava(String mainClass, List<String> args, String cpus, Path jfr,
+            List<String> jvmOptions) throws IOException {
         if (cpus != null && !isCpuList(cpus)) {
             throw new IllegalArgumentException("a CPU list such as 0 or 0,2-3, not '" + cpus + "'");
         }
@@ -50,8 +56,10 @@ public final class ServerProcess implements AutoCloseable {
         }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = javaCommand(java, ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                System.getProperty("java.class.path"), mainClass, args, cpus, jfr);
+        List<String> own = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        own.addAll(jvmOptions);
+        List<String> command = javaCommand(java, own, System.getProperty("java.class.path"), mainClass, args, cpus,
+                jfr);
         try {
             return new ServerProcess(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start());

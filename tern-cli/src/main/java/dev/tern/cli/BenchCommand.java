@@ -18,6 +18,7 @@ import dev.tern.bench.BenchRun.Point;
 import dev.tern.bench.CompareRun;
 import dev.tern.bench.Comparison;
 import dev.tern.bench.Durations;
+import dev.tern.bench.ListenFanOut;
 import dev.tern.bench.LoadSpec;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Reports;
@@ -35,7 +36,7 @@ import picocli.CommandLine;
 
 /** {@code tern bench}: load an MCP server (or a REST endpoint) and report latency, throughput and cost. */
 @CommandLine.Command(name = "bench", mixinStandardHelpOptions = true,
-        subcommands = {BenchCommand.Compare.class, BenchCommand.Report.class},
+        subcommands = {BenchCommand.Compare.class, BenchCommand.Listens.class, BenchCommand.Report.class},
         description = {"Load an MCP server over HTTP or stdio, or a REST endpoint, and report latency percentiles, "
             + "throughput, errors and server cost.",
             "Open loop (--rate) sends at a constant arrival rate and times each request from its intended send time "
@@ -49,6 +50,7 @@ import picocli.CommandLine;
             "  tern bench --stdio \"./tern serve --stdio\" --cold --connections 4 --duration 10s",
             "  tern bench --rest http://127.0.0.1:8080/users/42 --rate 5000",
             "  tern bench compare --rate 5000 --duration 20s",
+            "  tern bench listens --count 100000 --server-jvm-option=-Xmx512m",
             "  tern bench report --baseline tern tern.json sdk.json --html peers.html"})
 final class BenchCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
@@ -560,6 +562,102 @@ final class BenchCommand implements Callable<Integer> {
                 args.add("--server-timing");
             }
             return args;
+        }
+    }
+
+    /** {@code tern bench listens}: many open 2026-07-28 listens on one server, its memory, and a list change's fan-out. */
+    @CommandLine.Command(name = "listens", mixinStandardHelpOptions = true,
+            description = {"Open many 2026-07-28 subscriptions/listen streams for tool-list changes over h2c (many "
+                + "streams per connection, the connections from loopback addresses 127.0.0.2 and up), sample the "
+                + "server's RSS and live heap (after a full GC, by jcmd) once all are acknowledged, then call a tool "
+                + "that changes the tool list and time the notification's arrival on every listen (first, p50, p99, "
+                + "last).",
+                "Without --url it serves Tern's conformance example (whose test_trigger_tool_change tool changes the "
+                    + "list) in a child JVM on 127.0.0.1, with --max-sessions raised to --count, and stops it after."})
+    static final class Listens implements Callable<Integer> {
+        @CommandLine.Option(names = "--url", paramLabel = "URL", description = "A running server on 127.0.0.1 instead "
+                + "(its --max-sessions at least --count); give --pid to sample its memory.")
+        URI url;
+
+        @CommandLine.Option(names = "--pid", paramLabel = "PID", description = "With --url: the server's process.")
+        long pid;
+
+        @CommandLine.Option(names = "--count", paramLabel = "N", defaultValue = "10000",
+                description = "Listens to open, at most " + ListenFanOut.MAX_COUNT + " (default: ${DEFAULT-VALUE}).")
+        int count;
+
+        @CommandLine.Option(names = "--streams-per-connection", paramLabel = "N", defaultValue = "200",
+                description = "HTTP/2 streams per connection; a Tern server allows 256 (default: ${DEFAULT-VALUE}).")
+        int streamsPerConnection;
+
+        @CommandLine.Option(names = "--per-address", paramLabel = "N", defaultValue = "1000",
+                description = "Listens from one loopback address at most; a Tern server gives one client "
+                    + "--max-sessions-per-client (1,000) (default: ${DEFAULT-VALUE}).")
+        int perAddress;
+
+        @CommandLine.Option(names = "--tool", paramLabel = "NAME", defaultValue = "test_trigger_tool_change",
+                description = "The tool whose call changes the tool list (default: ${DEFAULT-VALUE}).")
+        String tool;
+
+        @CommandLine.Option(names = "--args", paramLabel = "JSON", defaultValue = "{}",
+                description = "Its arguments (default: ${DEFAULT-VALUE}).")
+        String args;
+
+        @CommandLine.Option(names = "--deadline", paramLabel = "TIME", defaultValue = "5m",
+                description = "The whole run's bound (default: ${DEFAULT-VALUE}).")
+        String deadline;
+
+        @CommandLine.Option(names = "--fan-out-timeout", paramLabel = "TIME", defaultValue = "60s",
+                description = "How long to wait for every notification (default: ${DEFAULT-VALUE}).")
+        String fanOutTimeout;
+
+        @CommandLine.Option(names = "--server-jvm-option", paramLabel = "OPTION", description = "A JVM option for the "
+                + "served child after this JVM's own (repeatable), e.g. --server-jvm-option=-Xmx512m.")
+        List<String> serverJvmOptions = List.of();
+
+        @CommandLine.Option(names = "--md", paramLabel = "FILE", description = "Write the Markdown table.")
+        Path md;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintStream err = System.err;
+            ListenFanOut fanOut;
+            try {
+                ListenFanOut.Builder b = ListenFanOut.builder().count(count).streamsPerConnection(streamsPerConnection)
+                        .perAddress(perAddress).trigger(tool, args)
+                        .deadline(Durations.parse(deadline), Durations.parse(fanOutTimeout)).log(err);
+                if (url != null) {
+                    b.url(url, pid);
+                } else if (pid != 0) {
+                    throw new IllegalArgumentException("--pid goes with --url");
+                } else {
+                    b.serve(Main.class.getName(), serverArgs(count), serverJvmOptions);
+                }
+                fanOut = b.build();
+            } catch (IllegalArgumentException e) {
+                err.println("tern bench listens: " + e.getMessage());
+                return 2;
+            }
+            try {
+                String markdown = fanOut.run().markdown();
+                System.out.print(markdown);
+                if (md != null) {
+                    Reports.write(md, markdown);
+                }
+                return 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
+            } catch (BenchFailure | java.io.IOException e) {
+                err.println("tern bench listens: " + e.getMessage());
+                return 1;
+            }
+        }
+
+        /** The served child: the conformance example (its tool changes the tool list), room for every listen. */
+        static List<String> serverArgs(int count) {
+            return List.of("serve", "--example", "conformance", "--host", "127.0.0.1", "--port", "0",
+                    "--max-sessions", Integer.toString(Math.max(10_000, count)));
         }
     }
 

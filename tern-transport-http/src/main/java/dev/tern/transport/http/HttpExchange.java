@@ -80,6 +80,7 @@ final class HttpExchange {
     private HttpHeaders extraHeaders;
     private Mode mode = Mode.PENDING;
     private ScheduledFuture<?> keepAliveTask;
+    private Duration streamKeepAlive;
     private Runnable onClientGone;
     private volatile ServerTiming timing;
     private volatile dev.tern.server.observe.RequestObservation observation;
@@ -397,13 +398,21 @@ final class HttpExchange {
         }
     }
 
+    /**
+     * The SSE stream this exchange opens for its events gets a keep-alive comment this often: a stream that may stay
+     * quiet for long (a listen) would otherwise be cut by the idle timeout, this server's or a proxy's.
+     */
+    synchronized void keepStreamAlive(Duration every) {
+        this.streamKeepAlive = every;
+    }
+
     /** Sends one message as an SSE event (opening the stream if needed); ends the stream when {@code last}. */
     synchronized void event(byte[] json, String eventId, boolean last) {
         if (mode == Mode.DONE) {
             return;
         }
         if (mode == Mode.PENDING) {
-            startStream(null, null, null);
+            startStream(null, null, streamKeepAlive);
         }
         writeEvent(json, eventId);
         if (last) {

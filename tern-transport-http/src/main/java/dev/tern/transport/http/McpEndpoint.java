@@ -558,8 +558,11 @@ final class McpEndpoint {
         }
         exchange.requestId(request.id());
         boolean listen = request.method().equals("subscriptions/listen");
-        if (listen && !admitListen(headers, exchange, request.id())) {
-            return;
+        if (listen) {
+            if (!admitListen(headers, exchange, request.id())) {
+                return;
+            }
+            exchange.keepStreamAlive(options.sse().keepAlive());
         }
         StatelessRequest served = server.serve(request, new ModernRequest(request.id(), exchange,
                 principal(headers, exchange), AuthCaller.of(exchange, auth)));

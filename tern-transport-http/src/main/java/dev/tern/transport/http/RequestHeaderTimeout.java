@@ -72,7 +72,7 @@ final class RequestHeaderTimeout extends ChannelInboundHandlerAdapter {
             // Armed only when the headers did not come in whole with this read: most requests arrive in one segment,
             // and a timer scheduled and cancelled for each of them costs the event loop a queue insertion and removal.
             // The read took microseconds of the timeout, not worth a clock reading per request.
-            // An h2c preface removes this handler during the read: no timer may outlive it.
+            // Not when the read switched the connection to HTTP/2 and took this handler out of the pipeline.
             if (phase == Phase.HEADERS && timer == null && !ctx.isRemoved()) {
                 timer = ctx.executor().schedule(expiry, timeoutNanos, TimeUnit.NANOSECONDS);
             }

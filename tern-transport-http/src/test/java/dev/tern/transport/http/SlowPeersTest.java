@@ -59,6 +59,37 @@ class SlowPeersTest {
     }
 
     @Test
+    void anHttp2ConnectionOutlivesTheHeaderTimeoutThatGuardedItsFirstBytes() throws Exception {
+        try (Served served = new Served(b -> b.connections(c -> c.requestHeaderTimeout(Duration.ofMillis(300))))) {
+            try (RawH2 h2 = RawH2.connect(served.port())) {
+                Thread.sleep(900);
+                int stream = h2.post(Mcp.request(1, "tools/call", Mcp.meta(toolCall("get_user", args("id", "5")))),
+                        Map.of("mcp-method", "tools/call", "mcp-name", "get_user"), true);
+                assertThat(h2.response(stream).status()).isEqualTo(200);
+            }
+        }
+    }
+
+    @Test
+    void aQuietListenKeepsItsHttp2ConnectionPastTheIdleTimeout() throws Exception {
+        try (Served served = new Served(b -> b.connections(c -> c.idleTimeout(Duration.ofMillis(500)))
+                .sse(s -> s.keepAlive(Duration.ofMillis(150))))) {
+            ObjectNode params = Json.object();
+            params.putObject("notifications").put("toolsListChanged", true);
+            try (RawH2 h2 = RawH2.connect(served.port())) {
+                h2.post(Mcp.request("quiet", "subscriptions/listen", Mcp.meta(params)),
+                        Map.of("mcp-method", "subscriptions/listen"), true);
+                DirectoryFixture.await("listen open", () -> served.transport.openListens() == 1);
+                Thread.sleep(1_500);
+                assertThat(served.transport.openListens()).isEqualTo(1);
+                int next = h2.post(Mcp.request(2, "tools/call", Mcp.meta(toolCall("get_user", args("id", "5")))),
+                        Map.of("mcp-method", "tools/call", "mcp-name", "get_user"), true);
+                assertThat(h2.response(next).status()).isEqualTo(200);
+            }
+        }
+    }
+
+    @Test
     void row45SlowBodyGets408() throws Exception {
         try (Served served = new Served(b -> b.connections(c -> c.requestBodyTimeout(Duration.ofMillis(400))))) {
             int port = served.port();
