@@ -46,6 +46,8 @@ class SharedTasksTest {
     private static Redis redisB;
 
     private final AtomicInteger runs = new AtomicInteger();
+    private final AtomicInteger interrupted = new AtomicInteger();
+    private final java.util.List<AutoCloseable> toClose = new java.util.ArrayList<>();
     private volatile CountDownLatch release = new CountDownLatch(0);
 
     @BeforeAll
@@ -75,6 +77,13 @@ class SharedTasksTest {
         redisA.call(r -> r.flushall());
     }
 
+    @org.junit.jupiter.api.AfterEach
+    void closeBuses() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
     private static void awaitConnected(Redis redis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (true) {
@@ -88,11 +97,18 @@ class SharedTasksTest {
         }
     }
 
-    /** A node whose task tool "slow" waits for {@link #release} and counts its runs. */
+    /** A node whose task tool "slow" waits for {@link #release} and counts its runs and its interruptions. */
     private McpServer node(Redis redis) {
-        return McpServer.builder().taskStore(new RedisTaskStore(redis))
+        RedisNotificationBus bus = new RedisNotificationBus(redis);
+        toClose.add(bus);
+        return McpServer.builder().taskStore(new RedisTaskStore(redis)).notificationBus(bus)
                 .tool(ToolSpec.builder("slow").inputSchema(ANY_OBJECT).taskSupport(TaskSupport.REQUIRED).handler((ctx, args) -> {
-                    release.await(20, TimeUnit.SECONDS);
+                    try {
+                        release.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                        throw e;
+                    }
                     return CallToolResult.text("run " + runs.incrementAndGet() + " for " + args.path("id").asString(""));
                 }).build())
                 .build();
@@ -167,7 +183,7 @@ class SharedTasksTest {
     }
 
     @Test
-    void aTaskCancelledThroughAnotherNodeStaysCancelledWhenItsHandlerReturns() throws Exception {
+    void aTaskCancelledThroughAnotherNodeStopsItsHandlerOnTheNodeRunningItAndStaysCancelled() throws Exception {
         release = new CountDownLatch(1);
         try (McpServer a = node(redisA); McpServer b = node(redisB)) {
             String taskId = startTask(a, "1");
@@ -175,10 +191,20 @@ class SharedTasksTest {
             params.put("taskId", taskId);
             result(request(b, "tasks/cancel", params));
             assertThat(get(a, taskId).path("status").asString()).isEqualTo("cancelled");
-            release.countDown();
-            Thread.sleep(200);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (interrupted.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(interrupted).as("node a's handler heard of node b's cancel").hasValue(1);
+            assertThat(runs).hasValue(0);
             assertThat(get(b, taskId).path("status").asString()).isEqualTo("cancelled");
         }
+    }
+
+    @Test
+    void aTaskCancelNoticeCrossesTheBus() {
+        byte[] wire = RedisNotificationBus.encode("0123456789abcdef", new dev.tern.server.NotificationBus.TaskCancelled("t-1"));
+        assertThat(RedisNotificationBus.decode(wire)).isEqualTo(new dev.tern.server.NotificationBus.TaskCancelled("t-1"));
     }
 
     @Test
