@@ -20,14 +20,22 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Tasks in Redis, so that any node answers {@code tasks/get|result|list|cancel} for a task another node runs: one
  * JSON string per task ({@code tern:{t:id}:t}) expiring at the task's creation plus its ttl, and one sorted set of
- * task ids per owner ({@code tern:{to:owner}:ts}) that lives as long as the owner's longest-lived task. A save costs
- * two round trips, a find one, a list one plus one per listed task. Thread-safe.
+ * task ids per owner ({@code tern:{to:owner}:ts}), its newest {@value #LISTED}, that lives as long as the owner's
+ * longest-lived task. Creating a task costs two round trips, updating it one, a find one, a list one plus one per
+ * listed task. Thread-safe.
  */
 public final class RedisTaskStore implements TaskStore {
 
-    /** Adds the task to its owner's set and lets the set live at least until the task expires (0: for ever). */
+    /** How many ids an owner's set keeps: its newest tasks, so that a set nobody lists stays bounded. */
+    static final int LISTED = 10_000;
+
+    /**
+     * Adds a new task to its owner's set, drops the oldest ids beyond {@link #LISTED}, and lets the set live at least
+     * until the task expires (0: for ever).
+     */
     private static final Script INDEX = new Script("""
             local added = redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
+            redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -1 - tonumber(ARGV[4]))
             local at = tonumber(ARGV[3])
             if at == 0 then
               redis.call('PERSIST', KEYS[1])
@@ -49,10 +57,15 @@ public final class RedisTaskStore implements TaskStore {
     public void save(TaskRecord task) {
         long expiresAt = task.ttlMs() == null ? 0 : task.createdAt().toEpochMilli() + task.ttlMs();
         byte[] json = encode(task);
-        redis.call(c -> expiresAt == 0 ? c.set(Keys.task(task.taskId()), json)
-                : c.set(Keys.task(task.taskId()), json, SetArgs.Builder.pxAt(Math.max(expiresAt, System.currentTimeMillis() + 1))));
-        redis.call(c -> INDEX.run(c, new String[] {Keys.ownerTasks(task.owner())},
-                ascii(task.createdAt().toEpochMilli()), task.taskId().getBytes(StandardCharsets.UTF_8), ascii(expiresAt)));
+        SetArgs args = expiresAt == 0 ? new SetArgs()
+                : SetArgs.Builder.pxAt(Math.max(expiresAt, System.currentTimeMillis() + 1));
+        // SET answers the value it replaced: only a new task needs indexing, so an update is one round trip.
+        byte[] previous = redis.call(c -> c.setGet(Keys.task(task.taskId()), json, args));
+        if (previous == null) {
+            redis.call(c -> INDEX.run(c, new String[] {Keys.ownerTasks(task.owner())},
+                    ascii(task.createdAt().toEpochMilli()), task.taskId().getBytes(StandardCharsets.UTF_8),
+                    ascii(expiresAt), ascii(LISTED)));
+        }
     }
 
     @Override
