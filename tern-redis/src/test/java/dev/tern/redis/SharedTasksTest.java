@@ -202,6 +202,38 @@ class SharedTasksTest {
     }
 
     @Test
+    void aTaskCreatedCompletedAndReadOnceCostsFiveRoundTrips() throws Exception {
+        try (McpServer a = node(redisA); McpServer b = node(redisB)) {
+            awaitTerminal(a, startTask(a, "warm-up"));
+            redisA.call(r -> r.configResetstat());
+            String taskId = startTask(a, "counted");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            // GETRANGE is no command a store sends, so waiting with it leaves the counts alone.
+            while (!new String(redisA.<byte[]>call(r -> r.getrange(Keys.task(taskId), 0, -1)),
+                    java.nio.charset.StandardCharsets.UTF_8).contains("COMPLETED")) {
+                assertThat(System.nanoTime()).as("the task completes").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            Thread.sleep(100);
+            assertThat(get(b, taskId).path("status").asString()).isEqualTo("completed");
+            String stats = redisA.call(r -> r.info("commandstats"));
+            assertThat(calls(stats, "set")).as("SET GET on creation and on completion").isEqualTo(2);
+            assertThat(calls(stats, "evalsha") + calls(stats, "eval")).as("indexing the new task").isEqualTo(1);
+            assertThat(calls(stats, "get")).as("completion's read, then tasks/get").isEqualTo(2);
+        }
+    }
+
+    private static long calls(String commandStats, String command) {
+        for (String line : commandStats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_" + command + ":calls=")) {
+                String rest = line.substring(("cmdstat_" + command + ":calls=").length());
+                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
+            }
+        }
+        return 0;
+    }
+
+    @Test
     void aTaskCancelNoticeCrossesTheBus() {
         byte[] wire = RedisNotificationBus.encode("0123456789abcdef", new dev.tern.server.NotificationBus.TaskCancelled("t-1"));
         assertThat(RedisNotificationBus.decode(wire)).isEqualTo(new dev.tern.server.NotificationBus.TaskCancelled("t-1"));
@@ -216,7 +248,7 @@ class SharedTasksTest {
                 1000, null, null, null);
         TaskRecord second = new TaskRecord("t2", "alice", TaskStatus.FAILED, "boom", now.minusSeconds(1), now, null,
                 1000, null, JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error"), null);
-        TaskRecord expiring = new TaskRecord("t3", "alice", TaskStatus.WORKING, null, now, now, 150L, 1000, null, null,
+        TaskRecord expiring = new TaskRecord("t3", "alice", TaskStatus.WORKING, null, now, now, 1_500L, 1000, null, null,
                 null);
         TaskRecord others = new TaskRecord("t4", "bob", TaskStatus.WORKING, null, now, now, 60_000L, 1000, null, null,
                 null);
@@ -226,7 +258,7 @@ class SharedTasksTest {
         a.save(others);
         assertThat(b.find("t2")).contains(second);
         assertThat(b.list("alice")).extracting(TaskRecord::taskId).containsExactly("t1", "t2", "t3");
-        Thread.sleep(300);
+        Thread.sleep(Math.max(0, now.plusMillis(1_600).toEpochMilli() - System.currentTimeMillis()));
         assertThat(b.find("t3")).isEmpty();
         assertThat(b.list("alice")).containsExactly(first, second);
         assertThat(redisB.<Long>call(r -> r.zcard(Keys.ownerTasks("alice"))).longValue()).as("the expired id left the index").isEqualTo(2L);
