@@ -20,6 +20,7 @@ import dev.tern.redis.RedisEventStore;
 import dev.tern.redis.RedisNotificationBus;
 import dev.tern.redis.RedisResultCache;
 import dev.tern.redis.RedisSessionStore;
+import dev.tern.redis.RedisTaskStore;
 import dev.tern.bench.Durations;
 import dev.tern.server.CachePolicy;
 import dev.tern.server.CacheScope;
@@ -213,7 +214,7 @@ final class ServeCommand implements Callable<Integer> {
     String accessLog;
 
     @CommandLine.Option(names = "--redis", paramLabel = "URI",
-            description = "Share legacy sessions, their SSE events, list changes and resource updates with the "
+            description = "Share legacy sessions, their SSE events, tasks, list changes and resource updates with the "
                     + "other nodes through Redis "
                     + "(redis://host:port[/db], rediss:// for TLS), so that any node behind a balancer serves any "
                     + "session (default: each node keeps its own in memory).")
@@ -329,7 +330,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             // The server-wide settings, the same whether an example or the user's jar is served.
             java.util.function.UnaryOperator<McpServer.Builder> settings =
-                    b -> withCacheL2(withSecrets(b)).observer(observer);
+                    b -> withSharedTasks(withCacheL2(withSecrets(b))).observer(observer);
             if (jars.isEmpty() && classpaths.isEmpty()) {
                 server = Examples.create(example, (path, description, handler) ->
                         exampleRoutes.add(new ExampleRoute(path, description, handler)), settings);
@@ -383,6 +384,11 @@ final class ServeCommand implements Callable<Integer> {
             cacheRedis.close();
             cacheRedis = null;
         }
+    }
+
+    /** With --redis, tasks live in Redis, so that any node answers for a task another node runs. */
+    private McpServer.Builder withSharedTasks(McpServer.Builder b) {
+        return sharedState == null ? b : b.taskStore(new RedisTaskStore(sharedState));
     }
 
     private McpServer.Builder withCacheL2(McpServer.Builder b) {

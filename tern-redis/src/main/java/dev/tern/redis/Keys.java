@@ -27,4 +27,14 @@ final class Keys {
     static String eventStreams(String sessionId) {
         return PREFIX + "{" + sessionId + "}:evs";
     }
+
+    /** One task's record as JSON (a string), expiring with the task's ttl. */
+    static String task(String taskId) {
+        return PREFIX + "{t:" + taskId + "}:t";
+    }
+
+    /** The ids of one owner's tasks (a sorted set, scored by creation time), so that tasks/list finds them. */
+    static String ownerTasks(String owner) {
+        return PREFIX + "{to:" + owner + "}:ts";
+    }
 }

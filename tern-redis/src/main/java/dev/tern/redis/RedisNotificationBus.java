@@ -102,6 +102,7 @@ public final class RedisNotificationBus implements NotificationBus, AutoCloseabl
             case ListChanged c -> "l" + c.list();
             case ResourceUpdated u -> "r" + u.uri();
             case SessionChanged s -> "s" + s.sessionId();
+            case TaskCancelled t -> "t" + t.taskId();
             case ClientResponse r -> "c" + r.sessionId() + "\n" + new String(r.message(), StandardCharsets.UTF_8);
         };
         return (node + text).getBytes(StandardCharsets.UTF_8);
@@ -114,6 +115,7 @@ public final class RedisNotificationBus implements NotificationBus, AutoCloseabl
             case 'l' -> new ListChanged(value);
             case 'r' -> new ResourceUpdated(value);
             case 's' -> new SessionChanged(value);
+            case 't' -> new TaskCancelled(value);
             case 'c' -> {
                 int end = value.indexOf('\n');
                 yield end < 0 ? null : new ClientResponse(value.substring(0, end),

@@ -421,6 +421,7 @@ public final class McpServer implements AutoCloseable {
             case NotificationBus.ClientResponse ignored -> {
                 // as are these
             }
+            case NotificationBus.TaskCancelled t -> tasks.cancelledElsewhere(t.taskId());
         }
     }
 
@@ -471,6 +472,11 @@ public final class McpServer implements AutoCloseable {
 
     FeatureRegistry registry() {
         return registry;
+    }
+
+    /** How this node tells the others. */
+    NotificationBus bus() {
+        return bus;
     }
 
     ScheduledExecutorService scheduler() {

@@ -50,6 +50,10 @@ public interface NotificationBus {
     record ClientResponse(String sessionId, byte[] message) implements Notice {
     }
 
+    /** A client cancelled, through this node, the task {@code taskId} another node may be running. */
+    record TaskCancelled(String taskId) implements Notice {
+    }
+
     /** Sends {@code notice} to every other node; failures are the bus's to log, never the caller's. */
     void publish(Notice notice);
 

@@ -406,6 +406,8 @@ final class Tasks {
         if (run != null) {
             cancelRunning(run, "cancelled by the client");
             statusChanged(run, record);
+        } else {
+            server.bus().publish(new NotificationBus.TaskCancelled(record.taskId()));
         }
         return e.modern() ? Json.object() : legacyTask(record);
     }
@@ -445,6 +447,14 @@ final class Tasks {
             answered.forEach((key, answer) -> run.answers.get(key).complete(answer));
         }
         return Json.object();
+    }
+
+    /** Another node's client cancelled a task: if it runs here, its handler stops (its record says cancelled already). */
+    void cancelledElsewhere(String taskId) {
+        Running run = running.get(taskId);
+        if (run != null) {
+            cancelRunning(run, "cancelled by the client");
+        }
     }
 
     /** Cancels the tasks a closing legacy session owns. */
