@@ -8,7 +8,7 @@ import picocli.CommandLine;
 @CommandLine.Command(name = "tern", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Tern: a fast Model Context Protocol server runtime for the JVM.")
 public final class Main implements Runnable {
-    private static final List<String> SUBCOMMANDS = List.of("serve", "call", "bench", "new");
+    private static final List<String> SUBCOMMANDS = List.of("serve", "dev", "call", "bench", "new");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -112,6 +112,7 @@ public final class Main implements Runnable {
             case "call" -> new CallCommand();
             case "bench" -> new BenchCommand();
             case "new" -> new NewCommand();
+            case "dev" -> new DevCommand();
             default -> throw new IllegalArgumentException(name);
         };
     }

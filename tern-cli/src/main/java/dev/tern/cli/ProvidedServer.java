@@ -52,6 +52,21 @@ final class ProvidedServer {
      * @throws IllegalArgumentException with a one-line message for a missing entry, no provider or a failing one
      */
     static McpServer load(List<Path> entries, UnaryOperator<McpServer.Builder> settings) {
+        // Left open on purpose: the providers' classes serve calls for as long as the process runs.
+        return open(entries, settings).server();
+    }
+
+    /** A server built from entries, and the class loader of their classes, to close once the server is closed. */
+    record Loaded(McpServer server, URLClassLoader loader) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            server.close();
+            loader.close();
+        }
+    }
+
+    /** As {@link #load}, keeping the class loader so that its classes can be dropped (what {@code tern dev} does). */
+    static Loaded open(List<Path> entries, UnaryOperator<McpServer.Builder> settings) {
         List<URL> urls = new ArrayList<>();
         for (Path entry : entries) {
             if (!Files.exists(entry)) {
@@ -63,9 +78,21 @@ final class ProvidedServer {
                 throw new IllegalArgumentException("not a usable path: " + entry + " (" + e.getMessage() + ")");
             }
         }
-        // Left open on purpose: the providers' classes serve calls for as long as the process runs.
         URLClassLoader loader = new URLClassLoader("tern-serve", urls.toArray(URL[]::new),
                 ProvidedServer.class.getClassLoader());
+        try {
+            return new Loaded(build(entries, loader, settings), loader);
+        } catch (RuntimeException | LinkageError e) {
+            try {
+                loader.close();
+            } catch (IOException ignored) {
+                // The build's failure is the one to report.
+            }
+            throw e;
+        }
+    }
+
+    private static McpServer build(List<Path> entries, URLClassLoader loader, UnaryOperator<McpServer.Builder> settings) {
         McpServer.Builder builder = settings.apply(McpServer.builder());
         int applied = 0;
         try {

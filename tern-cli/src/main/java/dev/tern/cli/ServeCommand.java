@@ -499,7 +499,7 @@ final class ServeCommand implements Callable<Integer> {
             if (!(e instanceof java.io.IOException)) {
                 throw e;
             }
-            System.err.println(cannotListen(e));
+            System.err.println(cannotListen("tern serve", host, port, e));
             closeAll(server, auth);
             return 1;
         }
@@ -652,13 +652,14 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** One line naming the address, what went wrong and what to do, for a bind that failed. */
-    private String cannotListen(Exception e) {
+    /** The one line saying why {@code command} could not listen on host and port, and what to do. */
+    static String cannotListen(String command, String host, int port, Exception e) {
         String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         String reason = e.getMessage() == null ? e.getClass().getSimpleName()
                 : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed( with error\\(-?\\d+\\))?: ", "");
         boolean inUse = e instanceof java.net.BindException && reason.toLowerCase(java.util.Locale.ROOT).contains("in use")
                 || reason.toLowerCase(java.util.Locale.ROOT).contains("address already in use");
-        return "tern serve: cannot listen on " + address + ": " + reason + (inUse
+        return command + ": cannot listen on " + address + ": " + reason + (inUse
                 ? "; another process holds the port: stop it, or choose another port with --port N (--port 0 picks a free one)"
                 : "; check --host (an address of this machine) and --port");
     }

@@ -39,8 +39,11 @@ class NewCommandTest {
                     .containsExactlyInAnyOrder("pom.xml", "README.md", ".gitignore", "mvnw", "mvnw.cmd",
                             ".mvn/wrapper/maven-wrapper.properties",
                             "src/main/java/com/acme/weather/Greeter.java", "src/main/java/com/acme/weather/Main.java",
+                            "src/main/resources/META-INF/tern/annotated-classes",
                             "src/test/java/com/acme/weather/GreeterTest.java");
         }
+        assertThat(Files.readString(project.resolve("src/main/resources/META-INF/tern/annotated-classes")))
+                .contains("\ncom.acme.weather.Greeter\n");
         for (String text : List.of("pom.xml", "README.md", "src/main/java/com/acme/weather/Main.java")) {
             assertThat(Files.readString(project.resolve(text))).doesNotContain("{{").doesNotContain("${project.");
         }
