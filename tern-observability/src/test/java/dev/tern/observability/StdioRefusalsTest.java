@@ -42,6 +42,8 @@ class StdioRefusalsTest {
     void refusedLinesAndNotificationsAreObservedOverAPipe() throws Exception {
         server = McpServer.builder().observer(fixture.observer)
                 .tool(ToolSpec.builder("echo").description("Says hello")
+                        // runs on the reading thread, so its reply is written before the input's end stops serving
+                        .nonBlocking(true)
                         .handler((ctx, args) -> CallToolResult.text("hello"))
                         .build())
                 .build();
