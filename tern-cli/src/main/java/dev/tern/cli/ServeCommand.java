@@ -523,17 +523,8 @@ final class ServeCommand implements Callable<Integer> {
                 + (tls && cert == null ? " (self-signed development certificate: clients must trust it explicitly)" : ""));
         System.err.println("tern: connect a client with {\"type\": \"http\", \"url\": \"" + transport.url()
                 + "\"}, or: npx @modelcontextprotocol/inspector --cli " + transport.url() + " --method tools/list");
-        if (auth != null) {
-            System.err.println("tern: tokens from " + String.join(", ", authIssuers) + " for " + auth.resource()
-                    + " required; protected resource metadata at " + auth.metadata().uri()
-                    + (authIntrospection == null ? "" : "; opaque tokens introspected at " + authIntrospection)
-                    + (authTokenExchange == null ? "" : "; token exchange at " + authTokenExchange)
-                    + (authClientId == null ? "" : " as client " + authClientId)
-                    + (authClientCertificates == null ? "" : "; without a token, the client certificate's "
-                            + authClientCertificates.strip().toLowerCase(java.util.Locale.ROOT) + " names the principal"
-                            + (authClientCertificateScopes.isEmpty() ? "" : " (scopes "
-                                    + String.join(" ", authClientCertificateScopes) + ")")));
-        }
+        transport.options().auth().ifPresent(a -> System.err.println("tern: access tokens required, "
+                + a + "; protected resource metadata at " + a.metadata().uri()));
         if (rest) {
             String base = transport.url().substring(0, transport.url().length() - path.length());
             System.err.println("tern: REST façade at " + base + "/rest/tools/{name}, OpenAPI document at " + base

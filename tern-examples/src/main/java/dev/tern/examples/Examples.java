@@ -33,6 +33,7 @@ public final class Examples {
     static {
         EXAMPLES.put("user-directory", UserDirectoryServer::create);
         EXAMPLES.put("conformance", (routes, settings) -> ConformanceServer.create(settings));
+        EXAMPLES.put("downstream", (routes, settings) -> DownstreamServer.create(settings));
     }
 
     private Examples() {

@@ -160,10 +160,10 @@ class OAuthCommandLineTest {
 
     @Test
     void theStartupLinesNameTheAuthorizationSettingsButNeverTheSecret() {
-        assertThat(tern.stderr()).contains("opaque tokens introspected at http://127.0.0.1:"
-                + introspection.getAddress().getPort() + "/introspect", "token exchange at "
-                + authorizationServer.tokenEndpointUrl("default"), "as client tern",
-                "the client certificate's dns names the principal (scopes users:read)")
+        assertThat(tern.stderr()).contains("authorizationServers=[" + authorizationServer.issuerUrl("default") + "]",
+                "introspection=http://127.0.0.1:" + introspection.getAddress().getPort() + "/introspect as client tern",
+                "tokenExchange=" + authorizationServer.tokenEndpointUrl("default") + " as client tern",
+                "clientCertificates=dns [users:read]", "protected resource metadata at ")
                 .doesNotContain(SECRET);
     }
 }

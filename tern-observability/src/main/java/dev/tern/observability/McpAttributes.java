@@ -25,6 +25,12 @@ final class McpAttributes {
     static final AttributeKey<String> SERVER_ADDRESS = stringKey("server.address");
     /** Not in the conventions: which era of the protocol served the request. */
     static final AttributeKey<String> ERA = stringKey("tern.mcp.era");
+    /** Not in the conventions, which say nothing of tasks: the id of the task a span runs. */
+    static final AttributeKey<String> TASK_ID = stringKey("tern.mcp.task.id");
+    /** Not in the conventions: the task's terminal status ({@code completed}, {@code failed}, {@code cancelled}). */
+    static final AttributeKey<String> TASK_STATUS = stringKey("tern.mcp.task.status");
+    /** What the name of a task's span starts with, before the name of the request that created it. */
+    static final String TASK_SPAN_PREFIX = "task ";
 
     static final String EXECUTE_TOOL = "execute_tool";
     /** The {@code error.type} of a request cancelled before its response: it got none. */

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import dev.tern.server.observe.Era;
 import dev.tern.server.observe.OutgoingObservation;
 import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.TaskObservation;
 import dev.tern.server.observe.Transport;
 
 import io.opentelemetry.api.common.AttributeKey;
@@ -163,6 +164,49 @@ final class OtelRequestObservation implements RequestObservation {
             public void endError(long ended, String errorType, String message) {
                 s.setAttribute(McpAttributes.ERROR_TYPE, errorType);
                 s.setStatus(StatusCode.ERROR, message == null ? "" : message);
+                s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
+            }
+        };
+    }
+
+    @Override
+    public TaskObservation task(String taskId, long nanoTime) {
+        Span request = span();
+        if (request == null) {
+            return TaskObservation.NONE;
+        }
+        // The conventions name no span for tasks: the run is a span of its own, a child of the request that created
+        // it, as it goes on after the request's span has ended.
+        request.setAttribute(McpAttributes.TASK_ID, taskId);
+        Operations.Operation op = operation != null ? operation : observer.operations.of("unknown", null);
+        SpanBuilder b = observer.tracer.spanBuilder(McpAttributes.TASK_SPAN_PREFIX + op.spanName)
+                .setSpanKind(SpanKind.INTERNAL)
+                .setParent(parent.with(request))
+                .setStartTimestamp(observer.clock.epochNanos(nanoTime), TimeUnit.NANOSECONDS)
+                .setAllAttributes(op.spanAttributes)
+                .setAttribute(McpAttributes.TASK_ID, taskId);
+        if (session != null) {
+            b.setAttribute(McpAttributes.SESSION_ID, session);
+        }
+        if (protocolVersion != null) {
+            b.setAttribute(McpAttributes.PROTOCOL_VERSION, protocolVersion);
+        }
+        Span s = b.startSpan();
+        Context context = parent.with(s);
+        return new TaskObservation() {
+            @Override
+            public Scope running() {
+                io.opentelemetry.context.Scope scope = context.makeCurrent();
+                return scope::close;
+            }
+
+            @Override
+            public void end(long ended, String status, String errorType, String message) {
+                s.setAttribute(McpAttributes.TASK_STATUS, status);
+                if (errorType != null) {
+                    s.setAttribute(McpAttributes.ERROR_TYPE, errorType);
+                    s.setStatus(StatusCode.ERROR, message == null ? "" : message);
+                }
                 s.end(observer.clock.epochNanos(ended), TimeUnit.NANOSECONDS);
             }
         };

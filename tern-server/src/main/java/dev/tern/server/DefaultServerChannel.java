@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 
 import dev.tern.protocol.Decoded;
 import dev.tern.protocol.Json;
+import dev.tern.protocol.JsonRpcError;
 import dev.tern.protocol.JsonRpcFailure;
 import dev.tern.protocol.JsonRpcMessage;
 import dev.tern.protocol.JsonRpcNotification;
@@ -105,10 +106,19 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     public void receive(Decoded decoded) {
         switch (decoded) {
             case Decoded.Single s -> receive(s.message());
-            case Decoded.Invalid i -> send(i.failure(), null);
+            case Decoded.Invalid i -> {
+                observeInvalid(i.failure().error());
+                send(i.failure(), null);
+            }
             case Decoded.Ignored ignored -> {
             }
             case Decoded.Batch b -> receiveBatch(b);
+        }
+    }
+
+    private void observeInvalid(JsonRpcError error) {
+        if (server.observer().enabled()) {
+            Observed.invalid(outbound, error);
         }
     }
 
@@ -135,7 +145,9 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     private void receiveBatch(Decoded.Batch batch) {
         LegacySession s = session;
         if (s == null || !s.version.allowsBatches()) {
-            send(new JsonRpcFailure(null, ProtocolRules.batchRefused().toError()), null);
+            JsonRpcError refused = ProtocolRules.batchRefused().toError();
+            observeInvalid(refused);
+            send(new JsonRpcFailure(null, refused), null);
             return;
         }
         List<Decoded.Single> requests = new ArrayList<>();
@@ -144,16 +156,23 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
             switch (item) {
                 case Decoded.Single single when single.message() instanceof JsonRpcRequest r -> {
                     if (r.method().equals(ProtocolRules.INITIALIZE)) {
-                        responses.add(new JsonRpcFailure(r.id(), ProtocolRules.initializeInBatch().toError()));
+                        responses.add(refusal(r, ProtocolRules.initializeInBatch().toError()));
                     } else {
                         requests.add(single);
                     }
                 }
                 case Decoded.Single single -> receive(single.message());
-                case Decoded.Invalid invalid -> responses.add(invalid.failure());
+                case Decoded.Invalid invalid -> {
+                    observeInvalid(invalid.failure().error());
+                    responses.add(invalid.failure());
+                }
                 case Decoded.Ignored ignored -> {
                 }
-                case Decoded.Batch nested -> responses.add(new JsonRpcFailure(null, ProtocolRules.nestedBatch().toError()));
+                case Decoded.Batch nested -> {
+                    JsonRpcError error = ProtocolRules.nestedBatch().toError();
+                    observeInvalid(error);
+                    responses.add(new JsonRpcFailure(null, error));
+                }
             }
         }
         if (requests.isEmpty()) {
@@ -202,19 +221,31 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
         try {
             exchange = open(request, responder);
         } catch (McpException e) {
-            responder.accept(new JsonRpcFailure(request.id(), e.toError()));
+            responder.accept(refusal(request, e.toError()));
             return;
         }
         Methods.Method method = Methods.find(exchange.version.isModern(), request.method());
         if (method == null) {
-            responder.accept(new JsonRpcFailure(request.id(), McpException.methodNotFound(request.method()).toError()));
+            responder.accept(refusal(request, exchange.version, McpException.methodNotFound(request.method()).toError()));
             return;
         }
         if (listens.containsKey(request.id()) || inFlight.putIfAbsent(request.id(), exchange) != null) {
-            responder.accept(new JsonRpcFailure(request.id(), ProtocolRules.idInUse(request.id()).toError()));
+            responder.accept(refusal(request, exchange.version, ProtocolRules.idInUse(request.id()).toError()));
             return;
         }
         server.runner().dispatch(exchange, method);
+    }
+
+    /** The response refusing a request before it runs, observed as such. */
+    private JsonRpcFailure refusal(JsonRpcRequest request, JsonRpcError error) {
+        return refusal(request, legacyVersion(), error);
+    }
+
+    private JsonRpcFailure refusal(JsonRpcRequest request, ProtocolVersion version, JsonRpcError error) {
+        if (server.observer().enabled()) {
+            Observed.refused(outbound, request, version, error);
+        }
+        return new JsonRpcFailure(request.id(), error);
     }
 
     /** Decides the era of a request and checks what it must carry. */
@@ -309,6 +340,9 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     // ---------------------------------------------------------------- notifications
 
     private void handleNotification(JsonRpcNotification n) {
+        if (server.observer().enabled()) {
+            Observed.notification(outbound, n.method(), legacyVersion());
+        }
         switch (n.method()) {
             case "notifications/cancelled" -> {
                 JsonNode id = n.params() == null ? null : n.params().get("requestId");

@@ -34,10 +34,12 @@ public interface Outbound {
 
     /**
      * What the transport observed of a request it received (its arrival, client, HTTP trace context), for the server
-     * to complete and end; {@code null}, the default, when it observed nothing. Called on the thread that hands the
-     * request to {@link ServerChannel#receive}, only when the server's {@link McpServer#observer()} is enabled.
+     * to complete and end; {@code null}, the default, when it observed nothing. {@code request} is {@code null} for a
+     * notification or a message refused before its id was read: a transport that observes those itself answers
+     * {@code null}. Called on the thread that hands the message to {@link ServerChannel#receive}, only when the
+     * server's {@link McpServer#observer()} is enabled.
      */
-    default @Nullable RequestObservation observation(RequestId request) {
+    default @Nullable RequestObservation observation(@Nullable RequestId request) {
         return null;
     }
 

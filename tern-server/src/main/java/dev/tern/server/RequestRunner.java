@@ -55,17 +55,25 @@ final class RequestRunner {
             }
             exchange = openModern(request, version, null, host, host);
         } catch (McpException e) {
-            host.accept(new JsonRpcFailure(request.id(), e.toError()));
+            host.accept(refusal(outbound, request, e.toError()));
             return host;
         }
         Methods.Method method = Methods.find(true, request.method());
         if (method == null) {
-            host.accept(new JsonRpcFailure(request.id(), McpException.methodNotFound(request.method()).toError()));
+            host.accept(refusal(outbound, request, McpException.methodNotFound(request.method()).toError()));
             return host;
         }
         host.exchange = exchange;
         dispatch(exchange, method);
         return host;
+    }
+
+    /** The response refusing a lone 2026-07-28 request before it runs, observed as such. */
+    private JsonRpcFailure refusal(Outbound outbound, JsonRpcRequest request, JsonRpcError error) {
+        if (server.observer().enabled()) {
+            Observed.refused(outbound, request, null, error);
+        }
+        return new JsonRpcFailure(request.id(), error);
     }
 
     /**

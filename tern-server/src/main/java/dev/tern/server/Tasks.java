@@ -22,6 +22,8 @@ import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.TaskObservation;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -59,6 +61,7 @@ final class Tasks {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final Map<String, CompletableFuture<JsonNode>> answers = new ConcurrentHashMap<>();
         volatile Thread thread;
+        volatile TaskObservation observation = TaskObservation.NONE;
 
         Running(String taskId, String owner, DefaultServerChannel channel) {
             this.taskId = taskId;
@@ -112,7 +115,7 @@ final class Tasks {
         Exchange taskExchange = e.forTask(run);
         Thread.ofVirtual().name("tern-task-", 0).start(() -> {
             run.thread = Thread.currentThread();
-            try {
+            try (RequestObservation.Scope ignored = run.observation.running()) {
                 complete(run, taskExchange, () -> Methods.invokeTool(taskExchange, tool, arguments));
             } finally {
                 run.thread = null;
@@ -141,6 +144,7 @@ final class Tasks {
             throw new McpException(ErrorCodes.INTERNAL_ERROR, "Too many tasks; try again later");
         }
         running.put(run.taskId, run);
+        run.observation = e.observation.task(run.taskId, System.nanoTime());
         server.scheduler().schedule(() -> {
             if (!run.done.isDone()) {
                 cancelRunning(run, "timed out");
@@ -260,7 +264,28 @@ final class Tasks {
     private void finish(Running run, TaskStatus terminal, ObjectNode result, JsonRpcError error) {
         update(run, current -> current.completed(terminal, result, error, clock.instant()));
         running.remove(run.taskId);
+        if (run.observation != TaskObservation.NONE) {
+            observeEnd(run, result);
+        }
         run.done.complete(null);
+    }
+
+    /** Ends the task's observation with the status it was left in, which a cancel may have set before this run ended. */
+    private void observeEnd(Running run, ObjectNode result) {
+        TaskRecord record = store.find(run.taskId).orElse(null);
+        TaskStatus status = record == null ? TaskStatus.CANCELLED : record.status();
+        String errorType = null;
+        String message = null;
+        if (status == TaskStatus.CANCELLED) {
+            errorType = "cancelled";
+            message = run.cancellation.reason();
+        } else if (record.error() != null) {
+            errorType = Integer.toString(record.error().code());
+            message = record.error().message();
+        } else if (result != null && result.path("isError").asBoolean(false)) {
+            errorType = "tool_error";
+        }
+        run.observation.end(System.nanoTime(), status.wire(), errorType, message);
     }
 
     // ---------------------------------------------------------------- asking the client from a task

@@ -120,6 +120,11 @@ final class Off implements McpObserver, RequestObservation, SessionObservation, 
     }
 
     @Override
+    public TaskObservation task(String taskId, long nanoTime) {
+        return TaskObservation.NONE;
+    }
+
+    @Override
     public void endError(long nanoTime, String errorType) {
     }
 

@@ -58,6 +58,12 @@ public interface RequestObservation {
      */
     OutgoingObservation outgoing(String method, long nanoTime);
 
+    /**
+     * The request (a task-augmented {@code tools/call}) created the task {@code taskId}, whose run goes on after the
+     * request is answered; the returned observation is ended when the task reaches its terminal status.
+     */
+    TaskObservation task(String taskId, long nanoTime);
+
     /** Encoding the response started. */
     RequestObservation encodingStarted(long nanoTime);
 

@@ -84,6 +84,10 @@ final class HttpExchange {
     private Runnable onClientGone;
     private volatile ServerTiming timing;
     private volatile dev.tern.server.observe.RequestObservation observation;
+    /** When the observed POST's head arrived ({@link System#nanoTime()}). */
+    private volatile long observedSince;
+    /** Makes an observation for each member of a batch; null for a POST of one message. */
+    private java.util.function.Supplier<dev.tern.server.observe.RequestObservation> members;
     private AtomicInteger openStreams;
     /** A successful JSON answer goes as the one event of an SSE stream. */
     private boolean sseReplies;
@@ -169,8 +173,20 @@ final class HttpExchange {
     }
 
     /** What the server's observer is told of this exchange's MCP request, when it observes. */
-    void observation(dev.tern.server.observe.RequestObservation observation) {
+    void observation(dev.tern.server.observe.RequestObservation observation, long since) {
         this.observation = observation;
+        this.observedSince = since;
+    }
+
+    long observedSince() {
+        return observedSince;
+    }
+
+    /** From now on every taking of the observation gets one of its own from {@code members}: a batch's members. */
+    synchronized void observeMembers(
+            java.util.function.Supplier<dev.tern.server.observe.RequestObservation> members) {
+        this.observation = null;
+        this.members = members;
     }
 
     dev.tern.server.observe.RequestObservation observation() {
@@ -182,8 +198,14 @@ final class HttpExchange {
         this.openStreams = streams;
     }
 
-    /** The observation, handed over once: to the server that answers the request, or to what refuses it. */
+    /**
+     * The observation, handed over once: to the server that answers the request, or to what refuses it. In a batch,
+     * a new one each time, for each member.
+     */
     synchronized dev.tern.server.observe.RequestObservation takeObservation() {
+        if (members != null) {
+            return members.get();
+        }
         var o = observation;
         observation = null;
         return o;

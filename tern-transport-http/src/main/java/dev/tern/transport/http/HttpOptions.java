@@ -35,11 +35,12 @@ public final class HttpOptions {
     private final Sessions sessions;
     private final Sse sse;
     private final WebSocket webSocket;
+    private final dev.tern.auth.ResourceServer auth;
 
     HttpOptions(String host, int port, String path, Set<String> allowedHosts, Set<String> allowedOrigins,
             IoTransport ioTransport, Duration shutdownTimeout, boolean serverTiming, boolean restFacade,
             List<String> routes, Limits limits, ConnectionLimits connections, Http2 http2, Tls tls, Sessions sessions,
-            Sse sse, WebSocket webSocket) {
+            Sse sse, WebSocket webSocket, dev.tern.auth.ResourceServer auth) {
         this.host = host;
         this.port = port;
         this.path = path;
@@ -57,6 +58,7 @@ public final class HttpOptions {
         this.sessions = sessions;
         this.sse = sse;
         this.webSocket = webSocket;
+        this.auth = auth;
     }
 
     /** The address bound (default 127.0.0.1). */
@@ -139,13 +141,20 @@ public final class HttpOptions {
         return Optional.ofNullable(webSocket);
     }
 
+    /** The OAuth 2.1 resource server every request is checked by, when on; empty when off (the default). */
+    public Optional<dev.tern.auth.ResourceServer> auth() {
+        return Optional.ofNullable(auth);
+    }
+
+    /** The settings, for logs and start-up lines; the resource server's shows its issuers, resource and scopes, never a secret. */
     @Override
     public String toString() {
         return "HttpOptions[host=" + host + ", port=" + port + ", path=" + path + ", allowedHosts=" + allowedHosts
                 + ", allowedOrigins=" + allowedOrigins + ", ioTransport=" + ioTransport + ", shutdownTimeout="
                 + shutdownTimeout + ", serverTiming=" + serverTiming + ", restFacade=" + restFacade + ", routes="
                 + routes + ", " + limits + ", " + connections + ", " + http2 + ", " + (tls == null ? "Tls[off]" : tls)
-                + ", " + sessions + ", " + sse + ", " + (webSocket == null ? "WebSocket[off]" : webSocket) + "]";
+                + ", " + sessions + ", " + sse + ", " + (webSocket == null ? "WebSocket[off]" : webSocket) + ", auth="
+                + (auth == null ? "off" : auth) + "]";
     }
 
     static int positive(String name, int value) {

@@ -631,7 +631,7 @@ public final class HttpServerTransport implements AutoCloseable {
                     shutdownTimeout, serverTiming, restFacade,
                     routes.stream().map(r -> r.method() + " " + r.path().template()).toList(), limitOptions,
                     connections.build(), http2.build(), tls == null ? null : tls.build(), sessions.build(), sseOptions,
-                    webSocketOptions);
+                    webSocketOptions, resourceServer);
             List<HttpRoutes.Route> all = new java.util.ArrayList<>();
             if (restFacade) {
                 // first, so that no template of a plain route can shadow the façade's paths

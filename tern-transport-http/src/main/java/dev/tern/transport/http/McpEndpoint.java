@@ -441,8 +441,6 @@ final class McpEndpoint {
     }
 
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
-        // One observation stands for one request: the requests of a batch (2025-03-26 only) go unobserved.
-        Observations.unobserved(exchange);
         String sessionId = headers.get(SESSION_ID);
         Session session;
         try {
@@ -472,6 +470,10 @@ final class McpEndpoint {
                 session.register(r.id(), exchange);
                 anyRequest = true;
             }
+        }
+        if (server.observer().enabled()) {
+            Observations.batch(server.observer(), headers, exchange, principal(headers, exchange));
+            Observations.batchMembers(exchange, batch, session.id);
         }
         boolean anyInvalid = batch.items().stream().anyMatch(Decoded.Invalid.class::isInstance);
         if (!anyRequest && anyInvalid) {

@@ -1,12 +1,15 @@
 package dev.tern.transport.http;
 
+import dev.tern.protocol.Decoded;
+import dev.tern.protocol.JsonRpcNotification;
 import dev.tern.server.observe.McpObserver;
+import dev.tern.server.observe.RequestObservation;
 
 import io.netty.handler.codec.http.HttpHeaders;
 
 /**
  * What the HTTP transport tells the server's observer of an MCP POST: its start when its head arrives, and its end
- * when the transport answers it without the server (refusals, notifications).
+ * when the transport answers it without the server (refusals, notifications); a batch's members each on their own.
  */
 final class Observations {
     private Observations() {
@@ -14,9 +17,44 @@ final class Observations {
 
     /** Starts the observation of a POST whose head has arrived: its client, HTTP version, trace headers. */
     static void start(McpObserver observer, HttpHeaders headers, HttpExchange exchange) {
-        exchange.observation(observer.request(exchange.transport(), System.nanoTime())
+        long now = System.nanoTime();
+        exchange.observation(request(observer, headers, exchange, now), now);
+    }
+
+    private static RequestObservation request(McpObserver observer, HttpHeaders headers, HttpExchange exchange,
+            long received) {
+        return observer.request(exchange.transport(), received)
                 .clientAddress(exchange.clientAddress())
-                .httpTraceContext(headers.get("traceparent"), headers.get("tracestate"), headers.get("baggage")));
+                .httpTraceContext(headers.get("traceparent"), headers.get("tracestate"), headers.get("baggage"));
+    }
+
+    /**
+     * The POST is a batch its session runs: each member (request, notification, unreadable item) is an observation
+     * of its own, with the POST's arrival, client, trace headers and principal; the batch itself is none.
+     */
+    static void batch(McpObserver observer, HttpHeaders headers, HttpExchange exchange, String principal) {
+        if (exchange.observation() == null) {
+            return;
+        }
+        long received = exchange.observedSince();
+        exchange.observeMembers(() -> {
+            RequestObservation o = request(observer, headers, exchange, received);
+            return principal == null ? o : o.principal(principal);
+        });
+    }
+
+    /** Observes the members of a batch the server does not: its notifications and the items that are no message. */
+    static void batchMembers(HttpExchange exchange, Decoded.Batch batch, String sessionId) {
+        for (Decoded item : batch.items()) {
+            switch (item) {
+                case Decoded.Invalid invalid ->
+                        refused(exchange, invalid.failure().error().code(), invalid.failure().error().message());
+                case Decoded.Single single when single.message() instanceof JsonRpcNotification n ->
+                        notification(exchange, n.method(), sessionId);
+                default -> {
+                }
+            }
+        }
     }
 
     /** Who the POST was authenticated as, once it is known. */
@@ -48,7 +86,7 @@ final class Observations {
         }
     }
 
-    /** The POST is not one MCP request or notification (a client's response, a batch): it is not reported. */
+    /** The POST is not an MCP request or notification (a client's response): it is not reported. */
     static void unobserved(HttpExchange exchange) {
         exchange.takeObservation();
     }

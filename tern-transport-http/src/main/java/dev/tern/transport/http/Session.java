@@ -276,7 +276,8 @@ final class Session implements Outbound {
 
     @Override
     public dev.tern.server.observe.RequestObservation observation(RequestId request) {
-        Stream stream = posts.get(request);
+        // Notifications and unreadable batch members are observed by the endpoint, which knows their POST.
+        Stream stream = request == null ? null : posts.get(request);
         var o = stream == null || stream.sink == null ? null : stream.sink.takeObservation();
         return o == null ? null : o.session(id);
     }

@@ -96,6 +96,21 @@ class HttpOptionsTest {
     }
 
     @Test
+    void theOptionsTextShowsTheAuthorizationSettingsButNeverASecret() {
+        assertThat(options(HttpServerTransport.builder(server).port(0)).toString()).contains("auth=off");
+        try (dev.tern.auth.ResourceServer auth = dev.tern.auth.ResourceServer.builder("https://mcp.example.com/mcp")
+                .authorizationServer("https://login.example.com").scopesSupported("users:read")
+                .tokenExchange("https://login.example.com/token", "tern", "s3cret-of-tern").build()) {
+            HttpOptions options = options(HttpServerTransport.builder(server).port(0).auth(auth));
+
+            assertThat(options.auth()).containsSame(auth);
+            assertThat(options.toString()).contains("resource=https://mcp.example.com/mcp",
+                    "authorizationServers=[https://login.example.com]", "scopesSupported=[users:read]",
+                    "tokenExchange=https://login.example.com/token as client tern").doesNotContain("s3cret-of-tern");
+        }
+    }
+
+    @Test
     void badValuesAreRefusedWithTheOptionTheValueAndWhatIsExpected() {
         HttpServerTransport.Builder b = HttpServerTransport.builder(server);
 

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.tern.protocol.CodecLimits;
+import dev.tern.protocol.Decoded;
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.JsonRpcCodec;
 import dev.tern.protocol.JsonRpcError;
@@ -122,7 +123,10 @@ public final class StdioServerTransport {
                 return true;
             }
 
-            /** The server asks on the reading thread, while it receives the line read at {@code lineReceived}. */
+            /**
+             * The server asks on the reading thread, while it receives the line read at {@code lineReceived}: one
+             * observation for each request, notification or refused message on it (a batch's members each).
+             */
             @Override
             public dev.tern.server.observe.RequestObservation observation(RequestId request) {
                 return server.observer().request(dev.tern.server.observe.Transport.STDIO, lineReceived);
@@ -281,7 +285,10 @@ public final class StdioServerTransport {
 
     private void dispatch(ServerChannel channel, LineBuffer line) {
         if (line.overflowed()) {
-            enqueue(encodeLine(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
+            if (server.observer().enabled()) {
+                lineReceived = System.nanoTime();
+            }
+            channel.receive(new Decoded.Invalid(new JsonRpcFailure(null, JsonRpcError.of(ErrorCodes.INVALID_REQUEST,
                     "Invalid request: message of " + line.seen() + " bytes or more exceeds the limit of "
                             + codec.limits().maxMessageBytes()))));
             return;
