@@ -216,7 +216,9 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--redis", paramLabel = "URI",
             description = "Share legacy sessions, their SSE events, tasks, list changes and resource updates with the "
                     + "other nodes through Redis "
-                    + "(redis://host:port[/db], rediss:// for TLS), so that any node behind a balancer serves any "
+                    + "(redis://host:port[/db], rediss:// for TLS; a Redis Cluster by any of its nodes, "
+                    + "redis-cluster://host:port[,host:port...], rediss-cluster:// for TLS), so that any node behind a "
+                    + "balancer serves any "
                     + "session (default: each node keeps its own in memory).")
     String redis;
 

@@ -1,18 +1,28 @@
 package dev.tern.redis;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.server.StoreUnavailableException;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.RedisClusterURIUtil;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -23,7 +33,9 @@ import io.lettuce.core.resource.Delay;
 /**
  * One node's connection to Redis, shared by the stores built on it: keys are text, values bytes. Every command waits
  * at most the command timeout, and while the connection is down commands fail at once instead of queueing, so a
- * Redis outage costs callers an error, not a thread. Lettuce reconnects by itself. Thread-safe.
+ * Redis outage costs callers an error, not a thread. Lettuce reconnects by itself. A Redis Cluster is reached the
+ * same way, through {@code redis-cluster://} seeds: every key Tern uses carries a hash tag, so that what one command
+ * or script touches lies in one slot. Thread-safe.
  */
 public final class Redis implements AutoCloseable {
     /** How long one command may take before its caller is told Redis is unavailable. */
@@ -32,19 +44,32 @@ public final class Redis implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.tern.redis");
     private static final String LETTUCE_IO_URING = "io.lettuce.core.iouring";
 
-    private final RedisClient client;
-    private final ClientResources resources;
-    private final StatefulRedisConnection<String, byte[]> connection;
-    private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
-    private final RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+    /** The schemes of a Redis Cluster's seed nodes, plain and TLS. */
+    private static final String CLUSTER = "redis-cluster", CLUSTER_TLS = "rediss-cluster";
 
-    private Redis(RedisClient client, ClientResources resources, StatefulRedisConnection<String, byte[]> connection) {
+    private final AbstractRedisClient client;
+    private final ClientResources resources;
+    private final StatefulConnection<String, byte[]> connection;
+    private final RedisClusterCommands<String, byte[]> sync;
+    private final RedisClusterAsyncCommands<String, byte[]> async;
+    private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+
+    private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
+
+    private Redis(AbstractRedisClient client, ClientResources resources, StatefulConnection<String, byte[]> connection,
+            RedisClusterCommands<String, byte[]> sync, RedisClusterAsyncCommands<String, byte[]> async) {
         this.client = client;
         this.resources = resources;
         this.connection = connection;
+        this.sync = sync;
+        this.async = async;
     }
 
-    /** Connects to {@code uri} ({@code redis://host:port[/db]}, {@code rediss://} for TLS). */
+    /**
+     * Connects to {@code uri}: one server, {@code redis://host:port[/db]} ({@code rediss://} for TLS), or a Redis
+     * Cluster, {@code redis-cluster://host:port[,host:port...]} ({@code rediss-cluster://} for TLS), whose other
+     * nodes are found from any of the seeds given.
+     */
     public static Redis connect(String uri) {
         return connect(uri, DEFAULT_TIMEOUT);
     }
@@ -55,32 +80,78 @@ public final class Redis implements AutoCloseable {
             // Lettuce warns at start whenever both epoll and io_uring are there; it picks epoll, as this says.
             System.setProperty(LETTUCE_IO_URING, "false");
         }
-        RedisURI parsed = RedisURI.create(uri);
-        parsed.setTimeout(timeout);
         // Reconnect attempts at most a second apart, so that a node is back within a second of Redis.
         ClientResources resources = ClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
                 .build();
-        RedisClient client = RedisClient.create(resources, parsed);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .build());
+        AbstractRedisClient client = null;
         try {
-            RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
-            return new Redis(client, resources, client.connect(codec));
+            List<RedisURI> cluster = clusterSeeds(uri);
+            if (cluster != null) {
+                cluster.forEach(seed -> seed.setTimeout(timeout));
+                RedisClusterClient c = RedisClusterClient.create(resources, cluster);
+                client = c;
+                c.setOptions(failFast(ClusterClientOptions.builder(), timeout)
+                        // a failover or a slot moved is learnt from the redirection or the lost connection it causes
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                .enableAllAdaptiveRefreshTriggers().build())
+                        .build());
+                var connection = c.connect(CODEC);
+                // Lettuce opens its connection to a master on first use and rejects the commands sent meanwhile
+                for (RedisClusterNode node : connection.getPartitions()) {
+                    if (node.getRole().isUpstream()) {
+                        connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                    }
+                }
+                return new Redis(c, resources, connection, connection.sync(), connection.async());
+            }
+            RedisURI parsed = RedisURI.create(uri);
+            parsed.setTimeout(timeout);
+            RedisClient c = RedisClient.create(resources, parsed);
+            client = c;
+            c.setOptions(failFast(ClientOptions.builder(), timeout).build());
+            var connection = c.connect(CODEC);
+            return new Redis(c, resources, connection, connection.sync(), connection.async());
         } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            if (client != null) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
             resources.shutdown(0, 2, TimeUnit.SECONDS);
             throw e;
         }
     }
 
+    /** Reconnecting by itself, and failing commands at once while disconnected rather than queueing them. */
+    private static <B extends ClientOptions.Builder> B failFast(B options, Duration timeout) {
+        options.autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout));
+        return options;
+    }
+
+    /** The seed nodes of a {@code redis-cluster://} URI, or null for one of a single server. */
+    static List<RedisURI> clusterSeeds(String uri) {
+        int colon = uri.indexOf("://");
+        String scheme = colon < 0 ? "" : uri.substring(0, colon).toLowerCase(Locale.ROOT);
+        if (!scheme.equals(CLUSTER) && !scheme.equals(CLUSTER_TLS)) {
+            return null;
+        }
+        String rest = uri.substring(colon);
+        String single = scheme.equals(CLUSTER) ? RedisURI.URI_SCHEME_REDIS : RedisURI.URI_SCHEME_REDIS_SECURE;
+        List<RedisURI> seeds = RedisClusterURIUtil.toRedisURIs(URI.create(single + rest));
+        if (seeds.isEmpty() || seeds.stream().anyMatch(s -> s.getHost() == null || s.getHost().isEmpty())) {
+            throw new IllegalArgumentException("a Redis Cluster URI names its seed nodes: " + CLUSTER
+                    + "://host:port[,host:port...]");
+        }
+        return seeds;
+    }
+
     /** A connection of its own for subscribing to channels; Lettuce subscribes again whenever it reconnects. */
     StatefulRedisPubSubConnection<String, byte[]> connectPubSub() {
         try {
-            return client.connectPubSub(codec);
+            // on a cluster, any node hears every PUBLISH, which Redis carries to all its nodes
+            return client instanceof RedisClusterClient cluster ? cluster.connectPubSub(CODEC)
+                    : ((RedisClient) client).connectPubSub(CODEC);
         } catch (RedisException e) {
             throw new StoreUnavailableException("Redis is unavailable: " + e.getMessage(), e);
         }
@@ -88,7 +159,7 @@ public final class Redis implements AutoCloseable {
 
     /** Publishes without waiting for Redis; a failure is logged, since a message nobody could receive is lost anyway. */
     void publish(String channel, byte[] message) {
-        connection.async().publish(channel, message).whenComplete((receivers, failure) -> {
+        async.publish(channel, message).whenComplete((receivers, failure) -> {
             if (failure != null) {
                 LOG.log(System.Logger.Level.DEBUG, "A message to {0} was lost: {1}", channel, failure.getMessage());
             }
@@ -96,7 +167,7 @@ public final class Redis implements AutoCloseable {
     }
 
     RedisClusterCommands<String, byte[]> commands() {
-        return connection.sync();
+        return sync;
     }
 
     /**
@@ -108,7 +179,7 @@ public final class Redis implements AutoCloseable {
             throw new StoreUnavailableException("Redis is unavailable (recent calls failed)");
         }
         try {
-            T result = commands.apply(connection.sync());
+            T result = commands.apply(sync);
             breaker.succeeded();
             return result;
         } catch (RedisException e) {

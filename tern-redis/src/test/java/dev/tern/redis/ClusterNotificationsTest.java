@@ -52,15 +52,23 @@ class ClusterNotificationsTest {
     private Node a;
     private Node b;
 
-    /** One Tern node: its server, its HTTP transport, its bus and its own connection to Redis. */
-    private record Node(McpServer server, HttpServerTransport transport, RedisNotificationBus bus, Redis redis,
-            AtomicInteger reads) implements AutoCloseable {
+    /** One Tern node on Redis, and how often it read the resource. */
+    private record Node(TernNode node, AtomicInteger reads) implements AutoCloseable {
+        McpServer server() {
+            return node.server();
+        }
+
+        HttpServerTransport transport() {
+            return node.transport();
+        }
+
+        RedisNotificationBus bus() {
+            return node.bus();
+        }
+
         @Override
         public void close() {
-            transport.close();
-            server.close();
-            bus.close();
-            redis.close();
+            node.close();
         }
     }
 
@@ -94,10 +102,9 @@ class ClusterNotificationsTest {
     }
 
     private Node node() throws InterruptedException {
-        Redis redis = Redis.connect(redisServer.uri());
-        RedisNotificationBus bus = new RedisNotificationBus(redis);
         AtomicInteger reads = new AtomicInteger();
-        McpServer server = McpServer.builder().notificationBus(bus).listChangedDelay(Duration.ofMillis(10))
+        return new Node(TernNode.start(redisServer.uri(), (server, redis) -> server
+                .listChangedDelay(Duration.ofMillis(10))
                 .resource(ResourceSpec.builder(DOC, "doc").cache(Duration.ofMinutes(5), CacheScope.PUBLIC)
                         .handler((ctx, uri, vars) -> ReadResourceResult.of(ResourceContents.text(uri, "text/plain",
                                 "read " + reads.incrementAndGet())))
@@ -110,12 +117,7 @@ class ClusterNotificationsTest {
                                     Json.mapper().readTree("{\"type\":\"object\",\"properties\":"
                                             + "{\"name\":{\"type\":\"string\"}}}"));
                             return CallToolResult.text("hello " + answer.content().path("name").asString());
-                        }).build())
-                .build();
-        HttpServerTransport transport = HttpServerTransport.builder(server).port(0)
-                .sessions(s -> s.store(new RedisSessionStore(redis)).eventStore(new RedisEventStore(redis)))
-                .build().start();
-        return new Node(server, transport, bus, redis, reads);
+                        }).build())), reads);
     }
 
     @Test

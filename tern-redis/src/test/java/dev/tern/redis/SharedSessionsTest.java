@@ -21,28 +21,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.tern.protocol.model.CallToolResult;
-import dev.tern.server.McpServer;
 import dev.tern.server.ToolSpec;
 import dev.tern.testing.RedisServer;
-import dev.tern.transport.http.HttpServerTransport;
 
 /** Two nodes sharing one Redis: any node serves any legacy session, and a lost stream resumes on the other node. */
 class SharedSessionsTest {
     private static RedisServer redisServer;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final CountDownLatch release = new CountDownLatch(1);
-    private Node a;
-    private Node b;
-
-    /** One Tern node: its server, its HTTP transport and its own connection to Redis. */
-    private record Node(McpServer server, HttpServerTransport transport, Redis redis) implements AutoCloseable {
-        @Override
-        public void close() {
-            transport.close();
-            server.close();
-            redis.close();
-        }
-    }
+    private TernNode a;
+    private TernNode b;
 
     @BeforeAll
     static void startRedis() {
@@ -73,8 +61,8 @@ class SharedSessionsTest {
         }
     }
 
-    private Node node() throws InterruptedException {
-        McpServer server = McpServer.builder()
+    private TernNode node() throws InterruptedException {
+        return TernNode.start(redisServer.uri(), false, (server, redis) -> server
                 .tool(ToolSpec.builder("steps").description("Progress, a pause, more progress, then the result.")
                         .handler((ctx, args) -> {
                             ctx.progress(1, 3.0, "one");
@@ -87,16 +75,10 @@ class SharedSessionsTest {
                         .inputSchema((tools.jackson.databind.node.ObjectNode) dev.tern.protocol.Json.mapper().readTree(
                                 "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}"))
                         .handler((ctx, args) -> CallToolResult.text("echo " + args.path("text").asString()))
-                        .build())
-                .build();
-        Redis redis = Redis.connect(redisServer.uri());
-        HttpServerTransport transport = HttpServerTransport.builder(server).port(0)
-                .sessions(s -> s.store(new RedisSessionStore(redis)).eventStore(new RedisEventStore(redis)))
-                .build().start();
-        return new Node(server, transport, redis);
+                        .build()));
     }
 
-    private HttpRequest.Builder post(Node node, String session, String body) {
+    private HttpRequest.Builder post(TernNode node, String session, String body) {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(node.transport().url()))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(20));
@@ -106,11 +88,11 @@ class SharedSessionsTest {
         return r;
     }
 
-    private HttpResponse<String> call(Node node, String session, String body) throws Exception {
+    private HttpResponse<String> call(TernNode node, String session, String body) throws Exception {
         return http.send(post(node, session, body).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private String initialize(Node node) throws Exception {
+    private String initialize(TernNode node) throws Exception {
         HttpResponse<String> init = call(node, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
                 + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"elicitation\":{}},"
                 + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * {@link #stop} and {@link #start} again keep the port, so a test can take Redis away and bring it back.
  */
 public final class RedisServer implements AutoCloseable {
-    private static final String INSTALL = "bin/install-redis.sh";
+    static final String INSTALL = "bin/install-redis.sh";
 
     private final Path dir;
     private final int port;
@@ -55,7 +55,7 @@ public final class RedisServer implements AutoCloseable {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("redis-server is running");
         }
-        List<String> command = List.of(executable(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
+        List<String> command = List.of(executable("redis-server"), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--dir", dir.toString(), "--save", "", "--appendonly", "no", "--daemonize", "no",
                 "--protected-mode", "yes", "--logfile", dir.resolve("redis.log").toString());
         try {
@@ -65,7 +65,7 @@ public final class RedisServer implements AutoCloseable {
             throw new IllegalStateException("cannot start redis-server; run " + INSTALL, e);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!answersPing()) {
+        while (!answersPing(port)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 stop();
                 throw new IllegalStateException("redis-server did not start on port " + port + ": " + log());
@@ -96,7 +96,7 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private boolean answersPing() {
+    static boolean answersPing(int port) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 200);
             s.setSoTimeout(500);
@@ -118,23 +118,24 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static String executable() {
+    /** The path of {@code redis-server} or {@code redis-cli}. */
+    static String executable(String name) {
         for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(java.io.File.pathSeparator)) {
-            Path p = Path.of(d, "redis-server");
+            Path p = Path.of(d, name);
             if (Files.isExecutable(p)) {
                 return p.toString();
             }
         }
         for (String d : List.of("/usr/bin", "/usr/local/bin", "/usr/sbin")) {
-            Path p = Path.of(d, "redis-server");
+            Path p = Path.of(d, name);
             if (Files.isExecutable(p)) {
                 return p.toString();
             }
         }
-        throw new IllegalStateException("redis-server is not installed: run " + INSTALL);
+        throw new IllegalStateException(name + " is not installed: run " + INSTALL);
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
@@ -142,7 +143,7 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -1,0 +1,343 @@
+package dev.tern.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.tern.protocol.Json;
+import dev.tern.protocol.model.CallToolResult;
+import dev.tern.server.CacheScope;
+import dev.tern.server.McpServer;
+import dev.tern.server.NotificationBus;
+import dev.tern.server.ToolSpec;
+import dev.tern.testing.RedisCluster;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Two Tern nodes on a three-master Redis Cluster: sessions, resumable streams, notices and cached results are shared
+ * as on one Redis server, and sessions spread over the masters.
+ */
+class RedisClusterTest {
+    private static RedisCluster cluster;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicInteger computed = new AtomicInteger();
+    private final List<Stream<String>> open = new ArrayList<>();
+    private TernNode a;
+    private TernNode b;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @BeforeEach
+    void startNodes() throws InterruptedException {
+        a = TernNode.start(cluster.uri(), this::features);
+        b = TernNode.start(cluster.uri(), this::features);
+    }
+
+    @AfterEach
+    void stopNodes() {
+        release.countDown();
+        open.forEach(Stream::close);
+        if (a != null) {
+            a.close();
+        }
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    private void features(McpServer.Builder server, Redis redis) {
+        server.listChangedDelay(Duration.ofMillis(10)).cacheSecondLevel(new RedisResultCache(redis))
+                .tool(ToolSpec.builder("steps").description("Progress, a pause, more progress, then the result.")
+                        .handler((ctx, args) -> {
+                            ctx.progress(1, 3.0, "one");
+                            release.await(10, TimeUnit.SECONDS);
+                            ctx.progress(2, 3.0, "two");
+                            ctx.progress(3, 3.0, "three");
+                            return CallToolResult.text("all steps done");
+                        }).build())
+                .tool(ToolSpec.builder("echo").description("Says what it was given.")
+                        .inputSchema((ObjectNode) Json.mapper().readTree(
+                                "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}"))
+                        .handler((ctx, args) -> CallToolResult.text("echo " + args.path("text").asString()))
+                        .build())
+                .tool(ToolSpec.builder("computed").description("Counts how often it ran; its result is public.")
+                        .inputSchema((ObjectNode) Json.mapper().readTree("{\"type\":\"object\"}"))
+                        .cache(Duration.ofMinutes(5), CacheScope.PUBLIC)
+                        .handler((ctx, args) -> CallToolResult.text("run " + computed.incrementAndGet())).build());
+    }
+
+    @Test
+    void sessionsOpenedOnOneNodeAreServedByTheOtherAndSpreadOverTheMasters() throws Exception {
+        List<String> sessions = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            sessions.add(initialize(a));
+        }
+
+        for (String session : sessions) {
+            HttpResponse<String> onB = call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}");
+            assertThat(onB.statusCode()).isEqualTo(200);
+            assertThat(onB.body()).contains("echo hi");
+        }
+
+        List<Integer> perMaster = new ArrayList<>();
+        for (int master = 0; master < 3; master++) {
+            RedisClient client = RedisClient.create(cluster.nodeUri(master));
+            try (StatefulRedisConnection<String, String> node = client.connect()) {
+                perMaster.add((int) node.sync().keys("tern:{*}:s").stream()
+                        .filter(k -> sessions.contains(k.substring("tern:{".length(), k.length() - "}:s".length())))
+                        .count());
+            } finally {
+                client.shutdown();
+            }
+        }
+        assertThat(perMaster.stream().mapToInt(Integer::intValue).sum()).as("each session once, on one master")
+                .isEqualTo(sessions.size());
+        assertThat(perMaster.stream().filter(n -> n > 0).count()).as("sessions on several masters: %s", perMaster)
+                .isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aSessionDeletedOnOneNodeIsGoneOnTheOtherWithItsStreams() throws Exception {
+        String session = initialize(a);
+        HttpResponse<Stream<String>> streamed = http.send(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
+                .build(), HttpResponse.BodyHandlers.ofLines());
+        open.add(streamed.body());
+        readUntil(streamed.body().iterator(), "\"message\":\"one\"");
+        assertThat(a.redis().commands().keys("tern:{" + session + "}:*")).as("the session and its events")
+                .hasSizeGreaterThanOrEqualTo(3);
+
+        HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create(b.url())).DELETE()
+                .header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25").build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        assertThat(call(a, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
+        assertThat(b.redis().commands().keys("tern:{" + session + "}:*")).isEmpty();
+    }
+
+    @Test
+    void aStreamLostOnOneNodeIsResumedOnTheOtherWithExactlyTheMissedEvents() throws Exception {
+        String session = initialize(a);
+        HttpResponse<Stream<String>> streamed = http.send(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
+                .build(), HttpResponse.BodyHandlers.ofLines());
+        List<String> before = readUntil(streamed.body().iterator(), "\"message\":\"one\"");
+        String lastSeen = lastId(before);
+        streamed.body().close();
+        release.countDown();
+        Thread.sleep(300);
+
+        HttpResponse<Stream<String>> resumed = http.send(HttpRequest.newBuilder(URI.create(b.url())).GET()
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
+                .header("MCP-Protocol-Version", "2025-11-25").header("Last-Event-ID", lastSeen)
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofLines());
+        open.add(resumed.body());
+
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        String data = String.join("\n", readUntil(resumed.body().iterator(), "all steps done"));
+        assertThat(data).doesNotContain("\"message\":\"one\"").contains("\"message\":\"two\"", "\"message\":\"three\"",
+                "all steps done");
+        assertThat(data.indexOf("\"message\":\"two\"")).isLessThan(data.indexOf("\"message\":\"three\""));
+    }
+
+    @Test
+    void aListChangeOnOneNodeReachesAListenOnTheOtherOnce() throws Exception {
+        BlockingQueue<JsonNode> listen = sse(HttpRequest.newBuilder(URI.create(a.url()))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "subscriptions/listen")
+                .POST(HttpRequest.BodyPublishers.ofString(modernBody("subscriptions/listen",
+                        "\"notifications\":{\"toolsListChanged\":true}"))));
+        assertThat(next(listen).path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+
+        b.server().addTool(ToolSpec.builder("added").description("Added at run time.")
+                .handler((ctx, args) -> CallToolResult.text("added")).build());
+
+        assertThat(next(listen).path("method").asString()).isEqualTo("notifications/tools/list_changed");
+        assertThat(listen.poll(500, TimeUnit.MILLISECONDS)).as("nothing arrives twice").isNull();
+    }
+
+    @Test
+    void aNoticeIsHeardThroughEveryMasterOfTheCluster() throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        List<RedisClient> clients = new ArrayList<>();
+        try {
+            for (int master = 0; master < 3; master++) {
+                RedisClient client = RedisClient.create(cluster.nodeUri(master));
+                clients.add(client);
+                StatefulRedisPubSubConnection<String, String> spy = client.connectPubSub();
+                int which = master;
+                spy.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String channel, String message) {
+                        heard.add(which + ":" + message.substring(16));
+                    }
+                });
+                spy.sync().subscribe(Keys.NOTICES);
+            }
+            List<NotificationBus.Notice> ofB = new CopyOnWriteArrayList<>();
+            b.bus().subscribe(ofB::add);
+
+            a.bus().publish(new NotificationBus.ListChanged("prompts"));
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while ((heard.size() < 3 || ofB.isEmpty()) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(200);
+            assertThat(heard).containsExactlyInAnyOrder("0:lprompts", "1:lprompts", "2:lprompts");
+            assertThat(ofB).containsExactly(new NotificationBus.ListChanged("prompts"));
+        } finally {
+            clients.forEach(RedisClient::shutdown);
+        }
+    }
+
+    @Test
+    void aPublicResultOneNodeComputedIsServedByTheOtherFromTheCluster() throws Exception {
+        String first = text(send(a, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":1}"));
+        String onB = text(send(b, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":1}"));
+        String other = text(send(b, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":2}"));
+
+        assertThat(first).isEqualTo("run 1");
+        assertThat(onB).as("served from Redis, not run again").isEqualTo("run 1");
+        assertThat(other).as("other arguments run").isEqualTo("run 2");
+
+        a.server().invalidateTool("computed");
+        assertThat(text(send(a, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":1}")))
+                .as("after the invalidation, the old result is not found in Redis").isEqualTo("run 3");
+    }
+
+    private static String text(JsonNode reply) {
+        assertThat(reply.has("result")).as("%s", reply).isTrue();
+        return reply.path("result").path("content").get(0).path("text").asString();
+    }
+
+    /** A 2026-07-28 request and its JSON reply. */
+    private JsonNode send(TernNode node, String method, String name, String params) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node.url()))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method).header("Mcp-Name", name)
+                .timeout(Duration.ofSeconds(20))
+                .POST(HttpRequest.BodyPublishers.ofString(modernBody(method, params))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return Json.mapper().readTree(r.body());
+    }
+
+    private static String modernBody(String method, String params) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"" + method + "\",\"params\":{\"_meta\":{"
+                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}," + params + "}}";
+    }
+
+    private HttpRequest.Builder post(TernNode node, String session, String body) {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(node.url()))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(20));
+        if (session != null) {
+            r.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
+        }
+        return r;
+    }
+
+    private HttpResponse<String> call(TernNode node, String session, String body) throws Exception {
+        return http.send(post(node, session, body).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String initialize(TernNode node) throws Exception {
+        HttpResponse<String> init = call(node, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+        String session = init.headers().firstValue("mcp-session-id").orElseThrow();
+        assertThat(call(node, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
+                .isEqualTo(202);
+        return session;
+    }
+
+    /** Opens an SSE stream and hands its messages to the returned queue as they come. */
+    private BlockingQueue<JsonNode> sse(HttpRequest.Builder request) throws Exception {
+        HttpResponse<Stream<String>> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        Stream<String> lines = response.body();
+        open.add(lines);
+        BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
+        Thread.startVirtualThread(() -> {
+            try {
+                lines.filter(l -> l.startsWith("data: ") && l.length() > 6)
+                        .forEach(l -> messages.add(Json.mapper().readTree(l.substring(6))));
+            } catch (RuntimeException closed) {
+                // the test is over
+            }
+        });
+        return messages;
+    }
+
+    private static JsonNode next(BlockingQueue<JsonNode> stream) throws InterruptedException {
+        JsonNode m = stream.poll(10, TimeUnit.SECONDS);
+        assertThat(m).as("a message within 10 s").isNotNull();
+        return m;
+    }
+
+    private static List<String> readUntil(Iterator<String> lines, String marker) {
+        List<String> seen = new ArrayList<>();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            seen.add(line);
+            if (line.contains(marker)) {
+                return seen;
+            }
+        }
+        return seen;
+    }
+
+    private static String lastId(List<String> lines) {
+        String id = null;
+        for (String l : lines) {
+            if (l.startsWith("id: ")) {
+                id = l.substring(4);
+            }
+        }
+        return id;
+    }
+}
