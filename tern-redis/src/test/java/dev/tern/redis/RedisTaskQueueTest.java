@@ -30,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Two nodes sharing the task queue: the survivor finishes what a crashed node left, and a failing task is given up. */
 class RedisTaskQueueTest {
-    private static final Duration IDLE = Duration.ofMillis(300);
+    /** Short, so that a crashed node's tasks run again soon; long enough that a busy machine does not stall renewals. */
+    private static final Duration IDLE = Duration.ofSeconds(1);
     private static final int TASKS = 300;
 
     private static RedisServer server;
@@ -68,8 +69,8 @@ class RedisTaskQueueTest {
         return redis;
     }
 
-    private RedisTaskQueue queue(Redis redis, RedisTaskQueue.Runner runner, int maxDeliveries) {
-        RedisTaskQueue queue = new RedisTaskQueue(redis, runner, IDLE, maxDeliveries);
+    private RedisTaskQueue queue(Redis redis, RedisTaskQueue.Runner runner, Duration idle, int maxDeliveries) {
+        RedisTaskQueue queue = new RedisTaskQueue(redis, runner, idle, maxDeliveries);
         toClose.add(queue);
         return queue;
     }
@@ -117,18 +118,18 @@ class RedisTaskQueueTest {
             if (n % 3 != 0) {
                 never.await();
             }
-        }, 5);
+        }, IDLE, 5);
         Map<String, AtomicInteger> runsOnB = new ConcurrentHashMap<>();
         RedisTaskQueue b = queue(redisB, (taskId, call) -> {
             runsOnB.computeIfAbsent(taskId, k -> new AtomicInteger()).incrementAndGet();
             storeResult(storeB, taskId, "by b");
-        }, 5);
+        }, IDLE, 5);
 
         for (int i = 0; i < TASKS; i++) {
             accept(storeA, a, "t" + i);
         }
         await("node a started every task", () -> startedOnA.get() == TASKS);
-        Thread.sleep(IDLE.toMillis() * 4);
+        Thread.sleep(IDLE.toMillis() * 3);
         assertThat(runsOnB).as("no task a keeps renewing is taken from it").isEmpty();
         assertThat(a.running()).isEqualTo(TASKS * 2 / 3);
 
@@ -169,7 +170,7 @@ class RedisTaskQueueTest {
             }
             goodRuns.incrementAndGet();
             storeResult(store, taskId, "fine");
-        }, 3);
+        }, Duration.ofMillis(300), 3);
 
         accept(store, queue, "poison");
         accept(store, queue, "good");
@@ -187,7 +188,7 @@ class RedisTaskQueueTest {
         assertThat(new String(dead.getFirst().getBody().get("task"), StandardCharsets.UTF_8)).isEqualTo("poison");
         assertThat(RedisTaskQueue.Call.decode(dead.getFirst().getBody().get("call")).tool()).isEqualTo("slow");
         assertThat(redis.<Long>call(r -> r.xlen(Keys.TASK_QUEUE))).isZero();
-        Thread.sleep(IDLE.toMillis() * 3);
+        Thread.sleep(1_000);
         assertThat(poisonRuns).as("a buried task does not run again").hasValue(3);
     }
 }
