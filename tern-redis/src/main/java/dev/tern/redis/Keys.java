@@ -37,4 +37,15 @@ final class Keys {
     static String ownerTasks(String owner) {
         return PREFIX + "{to:" + owner + "}:ts";
     }
+
+    /** Tasks accepted and not finished yet (a Redis Stream read by one consumer group), so another node can run them again. */
+    static final String TASK_QUEUE = PREFIX + "{tasks}:q";
+
+    /** Queued tasks delivered too often without finishing (a Redis Stream), in the queue's slot. */
+    static final String DEAD_TASKS = PREFIX + "{tasks}:dead";
+
+    /** Which node runs a queued task right now (a string expiring unless renewed), in the queue's slot. */
+    static String taskLease(String taskId) {
+        return PREFIX + "{tasks}:lease:" + taskId;
+    }
 }
