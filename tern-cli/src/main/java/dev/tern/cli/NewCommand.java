@@ -24,7 +24,7 @@ import picocli.CommandLine;
                 + "tern-bom, one tool, a main serving it over HTTP or stdio, a test calling it, a README."},
         footer = {"", "Example:", "  ./tern new my-server --package com.acme.mcp && cd my-server && ./mvnw package",
             "", "The project builds against Tern's modules in the local Maven repository: run",
-            "  ./mvnw install -DskipTests", "in Tern once before."})
+            "  bin/install", "in Tern once before."})
 final class NewCommand implements Callable<Integer> {
     private static final String TEMPLATES = "new/";
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z0-9.]+)}}");
