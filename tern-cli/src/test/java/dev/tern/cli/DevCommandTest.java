@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -119,10 +118,7 @@ class DevCommandTest {
     }
 
     private static List<String> tern(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.tern.cli.Main"));
-        command.addAll(List.of(args));
-        return command;
+        return TernCommand.of(args);
     }
 
     /** The process's stderr, line by line, as it comes. */

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -146,10 +145,7 @@ class ServeJarTest {
     }
 
     private static List<String> tern(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.tern.cli.Main"));
-        command.addAll(List.of(args));
-        return command;
+        return TernCommand.of(args);
     }
 
     @Test
