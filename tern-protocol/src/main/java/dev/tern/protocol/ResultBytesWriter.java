@@ -47,11 +47,16 @@ final class ResultBytesWriter {
     private static final byte[][] ESCAPES = escapesOfTheGenerator();
     /** How many bytes each byte value grows by when escaped, indexed by the byte as an unsigned value. */
     private static final int[] GROWTH = new int[256];
+    private static final int LONGEST_ESCAPE;
 
     static {
         for (int c = 0; c < 128; c++) {
+            if (ESCAPES[c] != null && ESCAPES[c].length < 2) {
+                throw new IllegalStateException("an escape of one byte for U+" + Integer.toHexString(c));
+            }
             GROWTH[c] = ESCAPES[c] == null ? 0 : ESCAPES[c].length - 1;
         }
+        LONGEST_ESCAPE = 1 + Arrays.stream(GROWTH).max().orElseThrow();
     }
 
     private ResultBytesWriter() {
@@ -63,13 +68,16 @@ final class ResultBytesWriter {
      */
     static boolean write(RequestId id, JsonNode result, OutputStream out) {
         int idBytes = idSize(id);
-        int resultBytes = idBytes < 0 ? -1 : size(result, 0);
+        int resultBytes = idBytes < 0 ? -1 : size(result, 0, false);
         if (resultBytes < 0) {
             return false;
         }
         int total = HEAD.length + idBytes + RESULT.length + resultBytes + 1;
         if (total > MAX_BYTES) {
-            return false;
+            total = HEAD.length + idBytes + RESULT.length + size(result, 0, true) + 1;
+            if (total > MAX_BYTES) {
+                return false;
+            }
         }
         BufferRecycler recycler = JsonRecyclerPools.sharedHybridPool().acquireAndLinkPooled();
         byte[] buffer = recycler.allocByteBuffer(BUFFER, total);
@@ -98,30 +106,41 @@ final class ResultBytesWriter {
         };
     }
 
-    private static int size(JsonNode node, int depth) {
+    /**
+     * The bytes {@code node} is written to: {@code exact}, or at most that, with text blocks counted as if every byte
+     * were escaped, which spares a pass over them when the buffer is large enough either way.
+     */
+    private static int size(JsonNode node, int depth, boolean exact) {
         if (depth > MAX_DEPTH) {
             return -1;
         }
-        return switch (node) {
-            case ObjectNode object -> objectSize(object, depth);
-            case ArrayNode array -> arraySize(array, depth);
-            case Utf8Json.Text text -> escapedSize(text.utf8());
-            case StringNode string -> stringSize(string.stringValue());
-            case BooleanNode bool -> bool.booleanValue() ? TRUE.length : FALSE.length;
-            case NullNode ignored -> NULL.length;
-            case IntNode number -> digits(number.intValue());
-            case LongNode number -> digits(number.longValue());
-            case POJONode pojo when pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json json ->
-                    json.utf8().length;
-            default -> -1;
-        };
+        if (node instanceof ObjectNode object) {
+            return objectSize(object, depth, exact);
+        } else if (node instanceof ArrayNode array) {
+            return arraySize(array, depth, exact);
+        } else if (node instanceof Utf8Json.Text text) {
+            return exact ? escapedSize(text.utf8()) : text.utf8().length * LONGEST_ESCAPE + 2;
+        } else if (node instanceof StringNode string) {
+            return stringSize(string.stringValue());
+        } else if (node instanceof POJONode pojo) {
+            return pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json json ? json.utf8().length : -1;
+        } else if (node instanceof BooleanNode bool) {
+            return bool.booleanValue() ? TRUE.length : FALSE.length;
+        } else if (node instanceof NullNode) {
+            return NULL.length;
+        } else if (node instanceof IntNode number) {
+            return digits(number.intValue());
+        } else if (node instanceof LongNode number) {
+            return digits(number.longValue());
+        }
+        return -1;
     }
 
-    private static int objectSize(ObjectNode object, int depth) {
+    private static int objectSize(ObjectNode object, int depth, boolean exact) {
         int total = 2 + Math.max(0, object.size() - 1);
         for (var member : object.properties()) {
             int name = stringSize(member.getKey());
-            int value = size(member.getValue(), depth + 1);
+            int value = size(member.getValue(), depth + 1, exact);
             if (name < 0 || value < 0) {
                 return -1;
             }
@@ -130,10 +149,10 @@ final class ResultBytesWriter {
         return total;
     }
 
-    private static int arraySize(ArrayNode array, int depth) {
+    private static int arraySize(ArrayNode array, int depth, boolean exact) {
         int total = 2 + Math.max(0, array.size() - 1);
         for (JsonNode item : array) {
-            int value = size(item, depth + 1);
+            int value = size(item, depth + 1, exact);
             if (value < 0) {
                 return -1;
             }
@@ -184,58 +203,46 @@ final class ResultBytesWriter {
     }
 
     private static int writeNode(JsonNode node, byte[] buffer, int at) {
-        switch (node) {
-            case ObjectNode object -> {
-                buffer[at++] = '{';
-                boolean first = true;
-                for (var member : object.properties()) {
-                    if (!first) {
-                        buffer[at++] = ',';
-                    }
-                    first = false;
-                    at = putString(member.getKey(), buffer, at);
-                    buffer[at++] = ':';
-                    at = writeNode(member.getValue(), buffer, at);
+        if (node instanceof ObjectNode object) {
+            buffer[at++] = '{';
+            boolean first = true;
+            for (var member : object.properties()) {
+                if (!first) {
+                    buffer[at++] = ',';
                 }
-                buffer[at++] = '}';
-                return at;
+                first = false;
+                at = putString(member.getKey(), buffer, at);
+                buffer[at++] = ':';
+                at = writeNode(member.getValue(), buffer, at);
             }
-            case ArrayNode array -> {
-                buffer[at++] = '[';
-                boolean first = true;
-                for (JsonNode item : array) {
-                    if (!first) {
-                        buffer[at++] = ',';
-                    }
-                    first = false;
-                    at = writeNode(item, buffer, at);
+            buffer[at++] = '}';
+            return at;
+        } else if (node instanceof ArrayNode array) {
+            buffer[at++] = '[';
+            for (int i = 0; i < array.size(); i++) {
+                if (i > 0) {
+                    buffer[at++] = ',';
                 }
-                buffer[at++] = ']';
-                return at;
+                at = writeNode(array.get(i), buffer, at);
             }
-            case Utf8Json.Text text -> {
-                return putEscaped(text.utf8(), buffer, at);
-            }
-            case StringNode string -> {
-                return putString(string.stringValue(), buffer, at);
-            }
-            case BooleanNode bool -> {
-                return put(bool.booleanValue() ? TRUE : FALSE, buffer, at);
-            }
-            case NullNode ignored -> {
-                return put(NULL, buffer, at);
-            }
-            case IntNode number -> {
-                return putDigits(number.intValue(), buffer, at);
-            }
-            case LongNode number -> {
-                return putDigits(number.longValue(), buffer, at);
-            }
-            case POJONode pojo when pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json json -> {
-                return put(json.utf8(), buffer, at);
-            }
-            default -> throw new IllegalStateException("not sized: " + node.getNodeType());
+            buffer[at++] = ']';
+            return at;
+        } else if (node instanceof Utf8Json.Text text) {
+            return putEscaped(text.utf8(), buffer, at);
+        } else if (node instanceof StringNode string) {
+            return putString(string.stringValue(), buffer, at);
+        } else if (node instanceof POJONode pojo) {
+            return put(((Utf8Json) ((RawValue) pojo.getPojo()).rawValue()).utf8(), buffer, at);
+        } else if (node instanceof BooleanNode bool) {
+            return put(bool.booleanValue() ? TRUE : FALSE, buffer, at);
+        } else if (node instanceof NullNode) {
+            return put(NULL, buffer, at);
+        } else if (node instanceof IntNode number) {
+            return putDigits(number.intValue(), buffer, at);
+        } else if (node instanceof LongNode number) {
+            return putDigits(number.longValue(), buffer, at);
         }
+        throw new IllegalStateException("not sized: " + node.getNodeType());
     }
 
     private static int put(byte[] bytes, byte[] buffer, int at) {
@@ -264,11 +271,10 @@ final class ResultBytesWriter {
         buffer[at++] = '"';
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            byte[] escape = ESCAPES[c];
-            if (escape == null) {
+            if (GROWTH[c] == 0) {
                 buffer[at++] = (byte) c;
             } else {
-                at = put(escape, buffer, at);
+                at = put(ESCAPES[c], buffer, at);
             }
         }
         buffer[at++] = '"';
@@ -279,11 +285,10 @@ final class ResultBytesWriter {
     private static int putEscaped(byte[] utf8, byte[] buffer, int at) {
         buffer[at++] = '"';
         for (byte b : utf8) {
-            byte[] escape = b < 0 ? null : ESCAPES[b];
-            if (escape == null) {
+            if (GROWTH[b & 0xFF] == 0) {
                 buffer[at++] = b;
             } else {
-                at = put(escape, buffer, at);
+                at = put(ESCAPES[b], buffer, at);
             }
         }
         buffer[at++] = '"';

@@ -85,6 +85,17 @@ class ResultBytesWriterTest {
     }
 
     @Test
+    void aResultOfSomeKilobytesIsWrittenDirectlyUpToTheBufferSize() {
+        for (int length : new int[] {1_000, 1_400, 2_500, 3_700, 3_900}) {
+            ObjectNode result = toolResult(Json.rawJsonOf(Map.of("a", "x\"" + "xy".repeat(length / 2))), null);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertThat(ResultBytesWriter.write(RequestId.of(1), result, out)).as("written directly, " + length).isTrue();
+            assertThat(out.toString(StandardCharsets.UTF_8)).as("a value of " + length + " characters")
+                    .isEqualTo(generatorText(new JsonRpcResult(RequestId.of(1), result)));
+        }
+    }
+
+    @Test
     void partsTheWriterDoesNotTakeAreLeftToTheGenerator() {
         ObjectNode fraction = toolResult(Json.rawJsonOf(Map.of("a", 1)), Json.object().put("score", 0.5));
         ObjectNode unicodeName = toolResult(Json.rawJsonOf(Map.of("a", 1)), Json.object().put("caf\u00e9", true));
