@@ -25,8 +25,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The strict codec: decoding a {@code tools/call} request and encoding a {@code get_user} result; and serializing the
- * user record that result carries, once, as a tool's return value is.
+ * The strict codec: decoding a {@code tools/call} request and encoding a {@code get_user} result, read back from the
+ * wire ({@code encodeGetUserResult}) and as the server builds it ({@code encodeGetUserToolResult}); and serializing
+ * the user record that result carries, once, as a tool's return value is.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,6 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class CodecBenchmark {
     private final JsonRpcCodec codec = new JsonRpcCodec(CodecLimits.DEFAULT);
     private JsonRpcResult result;
+    private JsonRpcResult toolResult;
     private final UserDirectory.User user = UserDirectory.generate(100).find("42").orElseThrow();
 
     @Setup
@@ -44,6 +46,12 @@ public class CodecBenchmark {
         Decoded.Single reply = (Decoded.Single) codec.decode(Dispatch.modernReply());
         ObjectNode tree = (ObjectNode) ((JsonRpcResult) reply.message()).result();
         result = new JsonRpcResult(RequestId.of(1), tree);
+        JsonNode structured = Json.rawJsonOf(user);
+        ObjectNode built = Json.object();
+        built.putArray("content").addObject().put("type", "text")
+                .set("text", Json.stringNode(Json.rawText(structured), structured));
+        built.set("structuredContent", structured);
+        toolResult = new JsonRpcResult(RequestId.of(1), built);
     }
 
     @Benchmark
@@ -54,6 +62,12 @@ public class CodecBenchmark {
     @Benchmark
     public byte[] encodeGetUserResult() {
         return codec.encode(result);
+    }
+
+    /** The same result as the server builds it: the user serialized once, as text block and structured content. */
+    @Benchmark
+    public byte[] encodeGetUserToolResult() {
+        return codec.encode(toolResult);
     }
 
     @Benchmark

@@ -223,6 +223,15 @@ public final class JsonRpcCodec implements MessageCodec {
 
     /** Writes one message as by {@link #encode(JsonRpcMessage)} to {@code out}, which is left open. */
     public void encode(JsonRpcMessage message, OutputStream out) {
+        if (message instanceof JsonRpcResult r && Json.holdsUtf8Json(r.result())
+                && ResultBytesWriter.write(r.id(), r.result(), out)) {
+            return;
+        }
+        encodeWithGenerator(message, out);
+    }
+
+    /** Writes one message through Jackson's generator, as every message but the common tool result is written. */
+    void encodeWithGenerator(JsonRpcMessage message, OutputStream out) {
         try (JsonGenerator gen = new WellFormedStrings(streamWriter.createGenerator(out))) {
             write(gen, message);
         }

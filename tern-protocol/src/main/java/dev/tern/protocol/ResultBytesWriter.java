@@ -1,0 +1,312 @@
+package dev.tern.protocol;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.exc.JacksonIOException;
+import tools.jackson.core.util.BufferRecycler;
+import tools.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.BooleanNode;
+import tools.jackson.databind.node.IntNode;
+import tools.jackson.databind.node.LongNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.POJONode;
+import tools.jackson.databind.node.StringNode;
+import tools.jackson.databind.util.RawValue;
+
+/**
+ * Writes the reply to a tool call whose result repeats a value serialized once ({@link Json#rawJson}) straight to
+ * bytes, byte for byte as {@link JsonRpcCodec}'s generator writes it, without a generator: the text block is escaped
+ * from the value's UTF-8 and the structured content copied. It takes only trees of plain parts (objects, arrays,
+ * ASCII strings, booleans, nulls, integers, raw JSON) up to a few kilobytes; for anything else it writes nothing and
+ * the generator writes the reply.
+ */
+final class ResultBytesWriter {
+    /** The kind of pooled buffer the reply is put together in: the generator's own, of 8,000 bytes. */
+    private static final int BUFFER = BufferRecycler.BYTE_WRITE_ENCODING_BUFFER;
+    /** A larger reply is left to the generator, so that the pool never keeps a larger buffer. */
+    private static final int MAX_BYTES = 8000;
+    private static final int MAX_DEPTH = 32;
+    private static final byte[] HEAD = "{\"jsonrpc\":\"2.0\",\"id\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RESULT = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+    /**
+     * Each ASCII character as the shared mapper's generator writes it inside a string ({@code null}: as itself), taken
+     * from that generator so that the two cannot differ; bytes of 0x80 and up are written as they are.
+     */
+    private static final byte[][] ESCAPES = escapesOfTheGenerator();
+    /** How many bytes each byte value grows by when escaped, indexed by the byte as an unsigned value. */
+    private static final int[] GROWTH = new int[256];
+    private static final int LONGEST_ESCAPE;
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            if (ESCAPES[c] != null && ESCAPES[c].length < 2) {
+                throw new IllegalStateException("an escape of one byte for U+" + Integer.toHexString(c));
+            }
+            GROWTH[c] = ESCAPES[c] == null ? 0 : ESCAPES[c].length - 1;
+        }
+        LONGEST_ESCAPE = 1 + Arrays.stream(GROWTH).max().orElseThrow();
+    }
+
+    private ResultBytesWriter() {
+    }
+
+    /**
+     * Writes {@code {"jsonrpc":"2.0","id":…,"result":…}} to {@code out} and returns true, or returns false having
+     * written nothing when {@code result} holds a part the generator must write.
+     */
+    static boolean write(RequestId id, JsonNode result, OutputStream out) {
+        int idBytes = idSize(id);
+        int resultBytes = idBytes < 0 ? -1 : size(result, 0, false);
+        if (resultBytes < 0) {
+            return false;
+        }
+        int total = HEAD.length + idBytes + RESULT.length + resultBytes + 1;
+        if (total > MAX_BYTES) {
+            total = HEAD.length + idBytes + RESULT.length + size(result, 0, true) + 1;
+            if (total > MAX_BYTES) {
+                return false;
+            }
+        }
+        BufferRecycler recycler = JsonRecyclerPools.sharedHybridPool().acquireAndLinkPooled();
+        byte[] buffer = recycler.allocByteBuffer(BUFFER, total);
+        try {
+            int at = put(HEAD, buffer, 0);
+            at = writeId(id, buffer, at);
+            at = put(RESULT, buffer, at);
+            at = writeNode(result, buffer, at);
+            buffer[at++] = '}';
+            out.write(buffer, 0, at);
+        } catch (IOException e) {
+            throw JacksonIOException.construct(e);
+        } finally {
+            recycler.releaseByteBuffer(BUFFER, buffer);
+            recycler.releaseToPool();
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------- sizes: -1 for a part this does not write
+
+    private static int idSize(RequestId id) {
+        return switch (id) {
+            case RequestId.NumberId n -> digits(n.value());
+            case RequestId.StringId s -> stringSize(s.value());
+        };
+    }
+
+    /**
+     * The bytes {@code node} is written to: {@code exact}, or at most that, with text blocks counted as if every byte
+     * were escaped, which spares a pass over them when the buffer is large enough either way.
+     */
+    private static int size(JsonNode node, int depth, boolean exact) {
+        if (depth > MAX_DEPTH) {
+            return -1;
+        }
+        if (node instanceof ObjectNode object) {
+            return objectSize(object, depth, exact);
+        } else if (node instanceof ArrayNode array) {
+            return arraySize(array, depth, exact);
+        } else if (node instanceof Utf8Json.Text text) {
+            return exact ? escapedSize(text.utf8()) : text.utf8().length * LONGEST_ESCAPE + 2;
+        } else if (node instanceof StringNode string) {
+            return stringSize(string.stringValue());
+        } else if (node instanceof POJONode pojo) {
+            return pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json json ? json.utf8().length : -1;
+        } else if (node instanceof BooleanNode bool) {
+            return bool.booleanValue() ? TRUE.length : FALSE.length;
+        } else if (node instanceof NullNode) {
+            return NULL.length;
+        } else if (node instanceof IntNode number) {
+            return digits(number.intValue());
+        } else if (node instanceof LongNode number) {
+            return digits(number.longValue());
+        }
+        return -1;
+    }
+
+    private static int objectSize(ObjectNode object, int depth, boolean exact) {
+        int total = 2 + Math.max(0, object.size() - 1);
+        for (var member : object.properties()) {
+            int name = stringSize(member.getKey());
+            int value = size(member.getValue(), depth + 1, exact);
+            if (name < 0 || value < 0) {
+                return -1;
+            }
+            total += name + 1 + value;
+        }
+        return total;
+    }
+
+    private static int arraySize(ArrayNode array, int depth, boolean exact) {
+        int total = 2 + Math.max(0, array.size() - 1);
+        for (JsonNode item : array) {
+            int value = size(item, depth + 1, exact);
+            if (value < 0) {
+                return -1;
+            }
+            total += value;
+        }
+        return total;
+    }
+
+    /** The quoted size of an ASCII string; -1 for one with any other character, which the generator writes. */
+    private static int stringSize(String s) {
+        int total = s.length() + 2;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 128) {
+                return -1;
+            }
+            total += GROWTH[c];
+        }
+        return total;
+    }
+
+    private static int escapedSize(byte[] utf8) {
+        int total = utf8.length + 2;
+        for (byte b : utf8) {
+            total += GROWTH[b & 0xFF];
+        }
+        return total;
+    }
+
+    private static int digits(long value) {
+        if (value < 0) {
+            return value == Long.MIN_VALUE ? MIN_LONG.length : 1 + digits(-value);
+        }
+        int count = 1;
+        for (long rest = value; rest >= 10; rest /= 10) {
+            count++;
+        }
+        return count;
+    }
+
+    // ---------------------------------------------------------------- writing, into a buffer already sized
+
+    private static int writeId(RequestId id, byte[] buffer, int at) {
+        return switch (id) {
+            case RequestId.NumberId n -> putDigits(n.value(), buffer, at);
+            case RequestId.StringId s -> putString(s.value(), buffer, at);
+        };
+    }
+
+    private static int writeNode(JsonNode node, byte[] buffer, int at) {
+        if (node instanceof ObjectNode object) {
+            buffer[at++] = '{';
+            boolean first = true;
+            for (var member : object.properties()) {
+                if (!first) {
+                    buffer[at++] = ',';
+                }
+                first = false;
+                at = putString(member.getKey(), buffer, at);
+                buffer[at++] = ':';
+                at = writeNode(member.getValue(), buffer, at);
+            }
+            buffer[at++] = '}';
+            return at;
+        } else if (node instanceof ArrayNode array) {
+            buffer[at++] = '[';
+            for (int i = 0; i < array.size(); i++) {
+                if (i > 0) {
+                    buffer[at++] = ',';
+                }
+                at = writeNode(array.get(i), buffer, at);
+            }
+            buffer[at++] = ']';
+            return at;
+        } else if (node instanceof Utf8Json.Text text) {
+            return putEscaped(text.utf8(), buffer, at);
+        } else if (node instanceof StringNode string) {
+            return putString(string.stringValue(), buffer, at);
+        } else if (node instanceof POJONode pojo) {
+            return put(((Utf8Json) ((RawValue) pojo.getPojo()).rawValue()).utf8(), buffer, at);
+        } else if (node instanceof BooleanNode bool) {
+            return put(bool.booleanValue() ? TRUE : FALSE, buffer, at);
+        } else if (node instanceof NullNode) {
+            return put(NULL, buffer, at);
+        } else if (node instanceof IntNode number) {
+            return putDigits(number.intValue(), buffer, at);
+        } else if (node instanceof LongNode number) {
+            return putDigits(number.longValue(), buffer, at);
+        }
+        throw new IllegalStateException("not sized: " + node.getNodeType());
+    }
+
+    private static int put(byte[] bytes, byte[] buffer, int at) {
+        System.arraycopy(bytes, 0, buffer, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    private static int putDigits(long value, byte[] buffer, int at) {
+        if (value == Long.MIN_VALUE) {
+            return put(MIN_LONG, buffer, at);
+        }
+        if (value < 0) {
+            buffer[at++] = '-';
+            value = -value;
+        }
+        int end = at + digits(value);
+        for (int i = end - 1; i >= at; i--) {
+            buffer[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        return end;
+    }
+
+    /** An ASCII string, quoted and escaped ({@link #stringSize} has checked it is ASCII). */
+    private static int putString(String s, byte[] buffer, int at) {
+        buffer[at++] = '"';
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (GROWTH[c] == 0) {
+                buffer[at++] = (byte) c;
+            } else {
+                at = put(ESCAPES[c], buffer, at);
+            }
+        }
+        buffer[at++] = '"';
+        return at;
+    }
+
+    /** UTF-8 text, quoted and escaped: ASCII as the generator escapes it, every other byte as it is. */
+    private static int putEscaped(byte[] utf8, byte[] buffer, int at) {
+        buffer[at++] = '"';
+        for (byte b : utf8) {
+            if (GROWTH[b & 0xFF] == 0) {
+                buffer[at++] = b;
+            } else {
+                at = put(ESCAPES[b], buffer, at);
+            }
+        }
+        buffer[at++] = '"';
+        return at;
+    }
+
+    private static byte[][] escapesOfTheGenerator() {
+        byte[][] escapes = new byte[128][];
+        for (int c = 0; c < 128; c++) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(8);
+            try (JsonGenerator gen = Json.mapper().createGenerator(out)) {
+                gen.writeString(String.valueOf((char) c));
+            }
+            byte[] quoted = out.toByteArray();
+            if (quoted.length != 3 || quoted[1] != c) {
+                escapes[c] = Arrays.copyOfRange(quoted, 1, quoted.length - 1);
+            }
+        }
+        return escapes;
+    }
+}
