@@ -1,6 +1,7 @@
 package dev.tern.bench;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -132,15 +133,20 @@ public final class LoadRunner implements AutoCloseable {
         current = m;
         Ticker ticker = new Ticker(m, spec);
         AtomicInteger inFlight = new AtomicInteger();
+        ScheduledExecutorService io = target.ioThread();
+        Deadlines deadlines = io == null ? null : new Deadlines(io, m, spec.requestTimeout());
         ticker.start(inFlight);
         try {
             if (spec.open()) {
-                runOpenLoop(m, spec, inFlight);
+                runOpenLoop(m, spec, inFlight, deadlines);
             } else {
-                runClosedLoop(m, spec, inFlight);
+                runClosedLoop(m, spec, inFlight, deadlines);
             }
             awaitDrained(inFlight, spec.requestTimeout().plusSeconds(2));
         } finally {
+            if (deadlines != null) {
+                deadlines.stop();
+            }
             ticker.stop();
             m.close();
         }
@@ -152,18 +158,18 @@ public final class LoadRunner implements AutoCloseable {
                 ticker.series());
     }
 
-    private void runOpenLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight) throws Exception {
-        ScheduledExecutorService io = target.ioThread();
-        if (io != null) {
-            Paced paced = new Paced(io, m, spec, inFlight);
-            io.execute(paced);
+    private void runOpenLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight, Deadlines deadlines)
+            throws Exception {
+        if (deadlines != null) {
+            Paced paced = new Paced(deadlines, m, spec, inFlight);
+            deadlines.io.execute(paced);
             awaitEnd(paced.done, m.startNanos + spec.warmup().toNanos() + spec.duration().toNanos(), spec);
             return;
         }
         Schedule schedule = new Schedule(m, spec);
         while (schedule.next()) {
             waitUntil(schedule.intended);
-            sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight);
+            sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight, null);
         }
     }
 
@@ -178,6 +184,10 @@ public final class LoadRunner implements AutoCloseable {
         private long length;
         private double interval;
         private long measuredSent;
+        /** 0 in the warm-up, 1 after it: what a request adds to the measured count (no branch on the phase). */
+        private long counts;
+        /** The measured requests this segment may take the count to. */
+        private long limit;
         long intended;
         int phase;
 
@@ -197,14 +207,12 @@ public final class LoadRunner implements AutoCloseable {
                 if (segment >= 0) {
                     long offset = (long) (index * interval);
                     if (offset < length) {
-                        if (phase != Measurement.WARMUP && maxRequests > 0 && measuredSent >= maxRequests) {
+                        if (measuredSent >= limit) {
                             return false;
                         }
                         index++;
                         intended = segmentStart + offset;
-                        if (phase != Measurement.WARMUP) {
-                            measuredSent++;
-                        }
+                        measuredSent += counts;
                         return true;
                     }
                     segmentStart += length;
@@ -214,6 +222,8 @@ public final class LoadRunner implements AutoCloseable {
                 }
                 LoadSpec.RateStep step = segments.get(segment);
                 phase = firstPhase + segment;
+                counts = phase == Measurement.WARMUP ? 0 : 1;
+                limit = phase == Measurement.WARMUP || maxRequests <= 0 ? Long.MAX_VALUE : maxRequests;
                 length = step.duration().toNanos();
                 interval = 1e9 / step.rate();
                 index = 0;
@@ -225,14 +235,16 @@ public final class LoadRunner implements AutoCloseable {
     private final class Paced implements Runnable {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         private final ScheduledExecutorService io;
+        private final Deadlines deadlines;
         private final Measurement m;
         private final LoadSpec spec;
         private final AtomicInteger inFlight;
         private final Schedule schedule;
         private boolean pending;
 
-        Paced(ScheduledExecutorService io, Measurement m, LoadSpec spec, AtomicInteger inFlight) {
-            this.io = io;
+        Paced(Deadlines deadlines, Measurement m, LoadSpec spec, AtomicInteger inFlight) {
+            this.io = deadlines.io;
+            this.deadlines = deadlines;
             this.m = m;
             this.spec = spec;
             this.inFlight = inFlight;
@@ -249,7 +261,7 @@ public final class LoadRunner implements AutoCloseable {
                         io.schedule(this, wait, TimeUnit.NANOSECONDS);
                         return;
                     }
-                    sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight);
+                    sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight, deadlines);
                     pending = schedule.next();
                 }
                 done.complete(null);
@@ -259,12 +271,13 @@ public final class LoadRunner implements AutoCloseable {
         }
     }
 
-    private void sendOrRefuse(Measurement m, long intended, int phase, LoadSpec spec, AtomicInteger inFlight) {
+    private void sendOrRefuse(Measurement m, long intended, int phase, LoadSpec spec, AtomicInteger inFlight,
+            Deadlines deadlines) {
         if (inFlight.get() >= spec.maxInFlight()) {
             m.record(intended, phase, Outcome.failed(Outcome.Status.OVERFLOW,
                     "more than " + spec.maxInFlight() + " requests in flight"), System.nanoTime());
         } else {
-            send(m, intended, phase, spec.requestTimeout(), inFlight);
+            send(m, intended, phase, spec.requestTimeout(), inFlight, deadlines);
         }
     }
 
@@ -275,9 +288,12 @@ public final class LoadRunner implements AutoCloseable {
         }
     }
 
-    /** Sends one request; its latency counts from {@code intended}, or from the actual send if that was earlier. */
+    /**
+     * Sends one request; its latency counts from {@code intended}, or from the actual send if that was earlier. On
+     * the target's I/O thread, {@code deadlines} keeps its timeout; elsewhere (null) the timer wheel does.
+     */
     private CompletableFuture<Void> send(Measurement m, long intended, int phase, Duration timeout,
-            AtomicInteger inFlight) {
+            AtomicInteger inFlight, Deadlines deadlines) {
         inFlight.incrementAndGet();
         long sent = System.nanoTime();
         long timedFrom = Math.min(intended, sent);
@@ -288,12 +304,17 @@ public final class LoadRunner implements AutoCloseable {
             reply = CompletableFuture.completedFuture(Outcome.transport(e));
         }
         CompletableFuture<Outcome> answer = reply;
-        Timeout timer = answer.isDone() ? null
-                : Timeouts.WHEEL.newTimeout(t -> answer.complete(m.timeoutOutcome), timeout.toNanos(),
-                        TimeUnit.NANOSECONDS);
+        Timeout timer = null;
+        if (deadlines != null) {
+            deadlines.add(answer, sent);
+        } else if (!answer.isDone()) {
+            timer = Timeouts.WHEEL.newTimeout(t -> answer.complete(m.timeoutOutcome), timeout.toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+        Timeout armed = timer;
         return answer.handle((outcome, error) -> {
-            if (timer != null) {
-                timer.cancel();
+            if (armed != null) {
+                armed.cancel();
             }
             long now = System.nanoTime();
             m.record(timedFrom, phase, outcome != null ? outcome : Outcome.transport(error), now);
@@ -313,12 +334,55 @@ public final class LoadRunner implements AutoCloseable {
                 10, TimeUnit.MILLISECONDS, 512);
     }
 
-    private void runClosedLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight) throws Exception {
+    /**
+     * The request timeouts of a run on the target's I/O thread, kept on that thread: every request's is as long, so
+     * they fall due in the order the requests went out, and a queue looked at every tick does the work of a timer
+     * wheel without the wheel's thread and the hand-offs to it. Touched on the I/O thread only, but for {@link #stop}.
+     */
+    private static final class Deadlines implements Runnable {
+        private static final long TICK_NANOS = 10_000_000;
+        final ScheduledExecutorService io;
+        private final Outcome timeoutOutcome;
+        private final long timeoutNanos;
+        private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+        private final ScheduledFuture<?> ticks;
+
+        private record Pending(CompletableFuture<Outcome> answer, long deadline) { }
+
+        Deadlines(ScheduledExecutorService io, Measurement m, Duration timeout) {
+            this.io = io;
+            this.timeoutOutcome = m.timeoutOutcome;
+            this.timeoutNanos = timeout.toNanos();
+            this.ticks = io.scheduleAtFixedRate(this, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
+        }
+
+        void add(CompletableFuture<Outcome> answer, long sentNanos) {
+            if (!answer.isDone()) {
+                queue.addLast(new Pending(answer, sentNanos + timeoutNanos));
+            }
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            Pending p;
+            while ((p = queue.peekFirst()) != null && (p.answer.isDone() || now - p.deadline >= 0)) {
+                queue.pollFirst();
+                p.answer.complete(timeoutOutcome);
+            }
+        }
+
+        void stop() {
+            ticks.cancel(false);
+        }
+    }
+
+    private void runClosedLoop(Measurement m, LoadSpec spec, AtomicInteger inFlight, Deadlines deadlines)
+            throws Exception {
         long end = m.measureFromNanos + spec.duration().toNanos();
-        ScheduledExecutorService io = target.ioThread();
-        if (io != null) {
-            Chains chains = new Chains(io, m, spec, inFlight, end);
-            io.execute(chains::start);
+        if (deadlines != null) {
+            Chains chains = new Chains(deadlines, m, spec, inFlight, end);
+            deadlines.io.execute(chains::start);
             awaitEnd(chains.done, end, spec);
             return;
         }
@@ -333,12 +397,12 @@ public final class LoadRunner implements AutoCloseable {
                     if (now - end >= 0) {
                         return;
                     }
-                    int phase = now - m.measureFromNanos < 0 ? Measurement.WARMUP : 0;
+                    int phase = phaseAt(now, m);
                     if (phase == 0 && spec.maxRequests() > 0 && measuredSent.incrementAndGet() > spec.maxRequests()) {
                         stop.set(true);
                         return;
                     }
-                    send(m, now, phase, spec.requestTimeout(), inFlight).join();
+                    send(m, now, phase, spec.requestTimeout(), inFlight, null).join();
                 }
             }));
         }
@@ -359,17 +423,22 @@ public final class LoadRunner implements AutoCloseable {
     private final class Chains {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         private final ScheduledExecutorService io;
+        private final Deadlines deadlines;
         private final Measurement m;
         private final LoadSpec spec;
         private final AtomicInteger inFlight;
         private final long end;
+        /** The measured requests the count may reach. */
+        private final long limit;
         private Thread ioThread;
         private int running;
         private long measuredSent;
         private boolean stopped;
 
-        Chains(ScheduledExecutorService io, Measurement m, LoadSpec spec, AtomicInteger inFlight, long end) {
-            this.io = io;
+        Chains(Deadlines deadlines, Measurement m, LoadSpec spec, AtomicInteger inFlight, long end) {
+            this.io = deadlines.io;
+            this.deadlines = deadlines;
+            this.limit = spec.maxRequests() > 0 ? spec.maxRequests() : Long.MAX_VALUE;
             this.m = m;
             this.spec = spec;
             this.inFlight = inFlight;
@@ -392,8 +461,9 @@ public final class LoadRunner implements AutoCloseable {
         private void step() {
             try {
                 long now = System.nanoTime();
-                int phase = now - m.measureFromNanos < 0 ? Measurement.WARMUP : 0;
-                if (!stopped && phase == 0 && spec.maxRequests() > 0 && ++measuredSent > spec.maxRequests()) {
+                int phase = phaseAt(now, m);
+                measuredSent += phase + 1;
+                if (measuredSent > limit) {
                     stopped = true;
                 }
                 if (stopped || now - end >= 0) {
@@ -402,7 +472,7 @@ public final class LoadRunner implements AutoCloseable {
                     }
                     return;
                 }
-                CompletableFuture<Void> sent = send(m, now, phase, spec.requestTimeout(), inFlight);
+                CompletableFuture<Void> sent = send(m, now, phase, spec.requestTimeout(), inFlight, deadlines);
                 if (sent.isDone()) {
                     // A reply that came at once goes through the queue, so that a chain never recurses.
                     io.execute(this::step);
@@ -419,6 +489,15 @@ public final class LoadRunner implements AutoCloseable {
                 done.completeExceptionally(t);
             }
         }
+    }
+
+    /**
+     * The phase of a closed loop's request sent at {@code now}: {@link Measurement#WARMUP} (-1) before the measured
+     * time, 0 from it; worked out without a branch, which the warm-up would leave untaken and so uncompiled until the
+     * measured time.
+     */
+    private static int phaseAt(long now, Measurement m) {
+        return (int) ((now - m.measureFromNanos) >> 63);
     }
 
     /** Waits for a loop run on the I/O thread to end, at most a request timeout and a margin past its last send. */

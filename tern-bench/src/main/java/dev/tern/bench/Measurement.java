@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -22,25 +23,17 @@ final class Measurement implements ConnectionObserver {
     final long measureFromNanos;
     private final int phases;
 
-    private final ConcurrentHistogram latency = histogram();
-    private final ConcurrentHistogram ttfb = histogram();
     private final ConcurrentHistogram connect = histogram();
     private final ConcurrentHistogram tlsFull = histogram();
     private final ConcurrentHistogram tlsResumed = histogram();
-    private final ConcurrentHistogram parse = histogram();
-    private final ConcurrentHistogram queue = histogram();
-    private final ConcurrentHistogram exec = histogram();
-    private final ConcurrentHistogram serialize = histogram();
-    private final LongAdder serverTimed = new LongAdder();
+    /** The measured requests' figures; the warm-up's go to a tally of their own that no result reads. */
+    private final Tally measuredTally = new Tally();
+    /** By phase + 1: the warm-up's tally first, then the measured one for every rate step. */
+    private final Tally[] tallies;
+    /** By phase + 1, as {@link #tallies}. */
     private final ConcurrentHistogram[] phaseLatency;
     private final LongAdder[] phaseCompleted;
     private final LongAdder[] phaseErrors;
-
-    private final LongAdder measured = new LongAdder();
-    private final LongAdder measuredOk = new LongAdder();
-    private final Map<Outcome.Status, LongAdder> errors = new ConcurrentHashMap<>();
-    private final Map<Outcome.Status, String> errorSamples = new ConcurrentHashMap<>();
-    private final AtomicLong lastMeasuredCompletion = new AtomicLong();
 
     private final Recorder interval = new Recorder(3);
     private final LongAdder completedAll = new LongAdder();
@@ -55,11 +48,16 @@ final class Measurement implements ConnectionObserver {
         this.startNanos = startNanos;
         this.measureFromNanos = measureFromNanos;
         this.phases = phases;
-        this.phaseLatency = new ConcurrentHistogram[phases];
-        this.phaseCompleted = new LongAdder[phases];
-        this.phaseErrors = new LongAdder[phases];
-        for (int i = 0; i < phases; i++) {
-            phaseLatency[i] = histogram();
+        this.tallies = new Tally[phases + 1];
+        this.phaseLatency = new ConcurrentHistogram[phases + 1];
+        this.phaseCompleted = new LongAdder[phases + 1];
+        this.phaseErrors = new LongAdder[phases + 1];
+        tallies[0] = new Tally();
+        for (int i = 0; i <= phases; i++) {
+            if (i > 0) {
+                tallies[i] = measuredTally;
+            }
+            phaseLatency[i] = presized();
             phaseCompleted[i] = new LongAdder();
             phaseErrors[i] = new LongAdder();
         }
@@ -67,6 +65,16 @@ final class Measurement implements ConnectionObserver {
 
     private static ConcurrentHistogram histogram() {
         return new ConcurrentHistogram(3);
+    }
+
+    /**
+     * A histogram for every request's latency, sized from the start for a minute (it still grows for more): growing
+     * happens inside the recording, by an exception that compiled code pays for with a deoptimization.
+     */
+    private static ConcurrentHistogram presized() {
+        ConcurrentHistogram h = new ConcurrentHistogram(1, TimeUnit.MINUTES.toNanos(1), 3);
+        h.setAutoResize(true);
+        return h;
     }
 
     /**
@@ -89,35 +97,52 @@ final class Measurement implements ConnectionObserver {
         if (answered) {
             interval.recordValue(nanos);
         }
-        if (phase == WARMUP) {
-            return;
-        }
-        measured.increment();
-        lastMeasuredCompletion.accumulateAndGet(now, Math::max);
-        phaseCompleted[phase].increment();
+        // The warm-up's requests take the same code as the measured ones, into figures no result reads: code that
+        // only the measured phase ran would be compiled when it starts, inside the time the run measures.
+        int slot = phase + 1;
+        Tally t = tallies[slot];
+        t.requests.increment();
+        t.lastCompletion.accumulateAndGet(now, Math::max);
+        phaseCompleted[slot].increment();
         if (outcome.isOk()) {
-            measuredOk.increment();
+            t.ok.increment();
         } else {
-            errors.computeIfAbsent(outcome.status(), s -> new LongAdder()).increment();
-            errorSamples.putIfAbsent(outcome.status(), outcome.detail());
-            phaseErrors[phase].increment();
+            t.errors.computeIfAbsent(outcome.status(), s -> new LongAdder()).increment();
+            t.errorSamples.putIfAbsent(outcome.status(), outcome.detail());
+            phaseErrors[slot].increment();
         }
         if (!answered) {
             return;
         }
-        latency.recordValue(nanos);
-        phaseLatency[phase].recordValue(nanos);
+        t.latency.recordValue(nanos);
+        phaseLatency[slot].recordValue(nanos);
         if (outcome.sentNanos() != 0 && outcome.firstByteNanos() != 0 && outcome.firstByteNanos() >= outcome.sentNanos()) {
-            ttfb.recordValue(Math.max(1, outcome.firstByteNanos() - outcome.sentNanos()));
+            t.ttfb.recordValue(Math.max(1, outcome.firstByteNanos() - outcome.sentNanos()));
         }
         ServerTiming st = outcome.serverTiming();
         if (st != null) {
-            serverTimed.increment();
-            recordIfKnown(parse, st.parseNanos());
-            recordIfKnown(queue, st.queueNanos());
-            recordIfKnown(exec, st.execNanos());
-            recordIfKnown(serialize, st.serializeNanos());
+            t.serverTimed.increment();
+            recordIfKnown(t.parse, st.parseNanos());
+            recordIfKnown(t.queue, st.queueNanos());
+            recordIfKnown(t.exec, st.execNanos());
+            recordIfKnown(t.serialize, st.serializeNanos());
         }
+    }
+
+    /** The figures of the requests of one part of a run. */
+    private static final class Tally {
+        final ConcurrentHistogram latency = presized();
+        final ConcurrentHistogram ttfb = presized();
+        final ConcurrentHistogram parse = histogram();
+        final ConcurrentHistogram queue = histogram();
+        final ConcurrentHistogram exec = histogram();
+        final ConcurrentHistogram serialize = histogram();
+        final LongAdder serverTimed = new LongAdder();
+        final LongAdder requests = new LongAdder();
+        final LongAdder ok = new LongAdder();
+        final Map<Outcome.Status, LongAdder> errors = new ConcurrentHashMap<>();
+        final Map<Outcome.Status, String> errorSamples = new ConcurrentHashMap<>();
+        final AtomicLong lastCompletion = new AtomicLong();
     }
 
     private static void recordIfKnown(ConcurrentHistogram h, long nanos) {
@@ -157,7 +182,7 @@ final class Measurement implements ConnectionObserver {
     }
 
     long measuredCount() {
-        return measured.sum();
+        return measuredTally.requests.sum();
     }
 
     /** The latencies recorded since the last call (warm-up included). */
@@ -167,25 +192,26 @@ final class Measurement implements ConnectionObserver {
 
     RunResult result(String name, String target, String workload, LoadSpec spec, List<Double> phaseSeconds,
             ProcessFigures process, List<SeriesPoint> series) {
-        long last = lastMeasuredCompletion.get();
+        Tally t = measuredTally;
+        long last = t.lastCompletion.get();
         double seconds = last > measureFromNanos ? (last - measureFromNanos) / 1e9 : spec.duration().toNanos() / 1e9;
-        long requests = measured.sum();
+        long requests = t.requests.sum();
         Map<String, Long> errorCounts = new LinkedHashMap<>();
         Map<String, String> samples = new LinkedHashMap<>();
         Map<Outcome.Status, LongAdder> ordered = new EnumMap<>(Outcome.Status.class);
-        ordered.putAll(errors);
+        ordered.putAll(t.errors);
         ordered.forEach((status, count) -> {
             errorCounts.put(status.key(), count.sum());
-            samples.put(status.key(), errorSamples.getOrDefault(status, ""));
+            samples.put(status.key(), t.errorSamples.getOrDefault(status, ""));
         });
         List<PhaseResult> phaseResults = null;
         if (phases > 1) {
             phaseResults = new ArrayList<>();
             for (int i = 0; i < phases; i++) {
                 double s = phaseSeconds.get(i);
-                long n = phaseCompleted[i].sum();
-                phaseResults.add(new PhaseResult(spec.steps().get(i).rate(), s, n, phaseErrors[i].sum(),
-                        Figures.round3(n / s), Latency.of(phaseLatency[i])));
+                long n = phaseCompleted[i + 1].sum();
+                phaseResults.add(new PhaseResult(spec.steps().get(i).rate(), s, n, phaseErrors[i + 1].sum(),
+                        Figures.round3(n / s), Latency.of(phaseLatency[i + 1])));
             }
         }
         TlsFigures tls = null;
@@ -195,12 +221,12 @@ final class Measurement implements ConnectionObserver {
             tls = new TlsFigures(full, resumed, Figures.round3(resumed / (double) (full + resumed)),
                     Latency.of(tlsFull), Latency.of(tlsResumed));
         }
-        ServerSplit split = serverTimed.sum() == 0 ? null : new ServerSplit(serverTimed.sum(), Latency.of(parse),
-                Latency.of(queue), Latency.of(exec), Latency.of(serialize));
+        ServerSplit split = t.serverTimed.sum() == 0 ? null : new ServerSplit(t.serverTimed.sum(), Latency.of(t.parse),
+                Latency.of(t.queue), Latency.of(t.exec), Latency.of(t.serialize));
         return new RunResult(name, target, workload, spec.open() ? "open" : "closed", spec.rate(),
                 spec.open() ? 0 : spec.connections(), Figures.round3(spec.warmup().toNanos() / 1e9),
-                Figures.round3(seconds), requests, measuredOk.sum(), errorCounts, samples,
-                Figures.round3(requests / seconds), Latency.of(latency), percentiles(latency), Latency.of(ttfb),
+                Figures.round3(seconds), requests, t.ok.sum(), errorCounts, samples,
+                Figures.round3(requests / seconds), Latency.of(t.latency), percentiles(t.latency), Latency.of(t.ttfb),
                 Latency.of(connect), tls, split, process, phaseResults, series);
     }
 

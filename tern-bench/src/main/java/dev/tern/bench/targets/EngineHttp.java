@@ -22,6 +22,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.AsciiString;
 
 /**
  * HTTP over Tern's client engine: a keep-alive pool (HTTP/1.1) or multiplexed streams (h2c, h2), with connect and TLS
@@ -90,9 +91,14 @@ final class EngineHttp implements AutoCloseable {
     }
 
     static Outcome timed(HttpReply r, Outcome o) {
-        return o.withTimings(r.sentNanos(), r.firstByteNanos(),
-                ServerTiming.parse(String.join(",", r.headers("server-timing"))));
+        // Most servers send no Server-Timing: one look-up then, without the list of every value.
+        ServerTiming timing = r.header(SERVER_TIMING) == null ? null
+                : ServerTiming.parse(String.join(",", r.headers(SERVER_TIMING)));
+        return o.withTimings(r.sentNanos(), r.firstByteNanos(), timing);
     }
+
+    /** A header name that keeps its hash: a look-up by a String name hashes it again each time. */
+    private static final AsciiString SERVER_TIMING = AsciiString.cached("server-timing");
 
     static HttpCall post(String body) {
         return HttpCall.post(null, "application/json", body.getBytes(StandardCharsets.UTF_8));

@@ -2,8 +2,10 @@ package dev.tern.client.http;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.Timeout;
 
@@ -18,6 +20,8 @@ final class Exchange {
     final CompletableFuture<HttpReply> future = new Cancellable(this);
     private final int maxResponseBytes;
     volatile Timeout timeout;
+    /** The timeout instead of {@link #timeout} when it runs on an I/O thread's own queue of timed tasks. */
+    volatile Future<?> loopTimeout;
     /** Undoes the exchange on its connection (resets the stream, closes the HTTP/1.1 connection) if it fails early. */
     volatile Runnable onAbort;
 
@@ -48,7 +52,7 @@ final class Exchange {
         this.firstByteNanos = System.nanoTime();
         this.status = status;
         this.headers = headers;
-        String type = headers.get("content-type");
+        String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
         if (type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17)) {
             sse = new SseParser(call.eventListener());
         }
@@ -82,10 +86,7 @@ final class Exchange {
 
     void complete() {
         long now = System.nanoTime();
-        Timeout t = timeout;
-        if (t != null) {
-            t.cancel();
-        }
+        cancelTimeout();
         byte[] bytes = length == body.length ? body : java.util.Arrays.copyOf(body, length);
         List<SseEvent> events = sse == null ? List.of() : sse.events();
         future.complete(new HttpReply(status, headers, bytes, events, protocol, sentNanos, firstByteNanos, now));
@@ -109,11 +110,19 @@ final class Exchange {
         }
     }
 
-    private void aborted() {
+    private void cancelTimeout() {
         Timeout t = timeout;
         if (t != null) {
             t.cancel();
         }
+        Future<?> f = loopTimeout;
+        if (f != null) {
+            f.cancel(false);
+        }
+    }
+
+    private void aborted() {
+        cancelTimeout();
         Runnable abort = onAbort;
         if (abort != null) {
             abort.run();

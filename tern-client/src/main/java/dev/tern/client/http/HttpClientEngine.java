@@ -30,6 +30,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 
 /**
  * An asynchronous HTTP client for one server (one base URI): HTTP/1.1 over a keep-alive connection pool, HTTP/2 with
@@ -115,12 +117,23 @@ public final class HttpClientEngine implements AutoCloseable {
     public CompletableFuture<HttpReply> send(HttpCall call) {
         Exchange exchange = new Exchange(Objects.requireNonNull(call, "call"), maxResponseBytes);
         if (!responseTimeout.isZero()) {
-            exchange.timeout = Timeouts.TIMER.newTimeout(
-                    t -> exchange.fail(new TimeoutException("no complete response within " + responseTimeout)),
-                    responseTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            // Sent from one of the engine's own I/O threads (a reply's callback, a load generator's pacing), the
+            // timeout goes into that thread's queue of timed tasks: no hand-off to the wheel's thread and back.
+            EventExecutor loop = ThreadExecutorMap.currentExecutor();
+            if (loop != null && loop.parent() == group) {
+                exchange.loopTimeout = loop.schedule(() -> exchange.fail(timedOut()), responseTimeout.toNanos(),
+                        TimeUnit.NANOSECONDS);
+            } else {
+                exchange.timeout = Timeouts.TIMER.newTimeout(t -> exchange.fail(timedOut()),
+                        responseTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
         }
         pool.submit(exchange);
         return exchange.future;
+    }
+
+    private TimeoutException timedOut() {
+        return new TimeoutException("no complete response within " + responseTimeout);
     }
 
     /** The base URI: where calls without a path go. */

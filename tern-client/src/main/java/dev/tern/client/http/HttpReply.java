@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 
 /**
@@ -53,7 +54,7 @@ public final class HttpReply {
 
     /** The media type without parameters, lower case, or {@code null}. */
     public String contentType() {
-        String value = headers.get("content-type");
+        String value = headers.get(HttpHeaderNames.CONTENT_TYPE);
         if (value == null) {
             return null;
         }

@@ -284,4 +284,25 @@ class HttpClientEngineTest {
                     .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
         }
     }
+
+    @Test
+    void aRequestSentFromTheEnginesOwnIoThreadTimesOutToo() throws Exception {
+        io.netty.channel.EventLoopGroup group = new io.netty.channel.MultiThreadIoEventLoopGroup(1,
+                io.netty.channel.nio.NioIoHandler.newFactory());
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                HttpClientEngine http = HttpClientEngine.builder(URI.create("http://127.0.0.1:" + silent.getLocalPort()))
+                        .eventLoopGroup(group).responseTimeout(Duration.ofMillis(300)).build()) {
+            long start = System.nanoTime();
+            CompletableFuture<HttpReply> reply = group.next().submit(() -> http.send(HttpCall.get(null)))
+                    .get(20, TimeUnit.SECONDS);
+
+            assertThatThrownBy(() -> reply.get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(java.util.concurrent.TimeoutException.class)
+                    .hasMessageContaining("no complete response within PT0.3S");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(250),
+                    Duration.ofSeconds(10));
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
 }
