@@ -45,7 +45,7 @@ public final class Observability implements AutoCloseable {
         this.prometheus = b.metrics ? PrometheusMetricReader.builder().build() : null;
         this.prometheusServer = b.metrics && b.metricsPort >= 0 ? startServer(prometheus, b) : null;
         Map<String, String> defaults = new LinkedHashMap<>();
-        defaults.put("otel.service.name", SERVICE_NAME);
+        defaults.put("otel.service.name", b.serviceName);
         // Nothing is sent anywhere unless the OTEL_* variables name an exporter or an OTLP endpoint.
         defaults.put("otel.traces.exporter", otlpEndpointGiven(b.properties, "traces") ? "otlp" : "none");
         defaults.put("otel.metrics.exporter", otlpEndpointGiven(b.properties, "metrics") ? "otlp" : "none");
@@ -193,6 +193,7 @@ public final class Observability implements AutoCloseable {
         private int metricsPort = -1;
         private AccessLog accessLog;
         private boolean status;
+        private String serviceName = SERVICE_NAME;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<SpanProcessor> spanProcessors = new ArrayList<>();
 
@@ -231,6 +232,18 @@ public final class Observability implements AutoCloseable {
         /** The live figures of a status page: rates, latency percentiles, open streams, recent errors (default off). */
         public Builder status(boolean on) {
             this.status = on;
+            return this;
+        }
+
+        /**
+         * The service's name when neither {@code OTEL_SERVICE_NAME} nor {@code otel.service.name} gives one (default
+         * {@value Observability#SERVICE_NAME}), such as {@code tern-call} for a client.
+         */
+        public Builder serviceName(String name) {
+            if (Objects.requireNonNull(name, "name").isBlank()) {
+                throw new IllegalArgumentException("service name: blank");
+            }
+            this.serviceName = name;
             return this;
         }
 
