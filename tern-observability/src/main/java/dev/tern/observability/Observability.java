@@ -50,6 +50,8 @@ public final class Observability implements AutoCloseable {
         defaults.put("otel.traces.exporter", otlpEndpointGiven(b.properties, "traces") ? "otlp" : "none");
         defaults.put("otel.metrics.exporter", otlpEndpointGiven(b.properties, "metrics") ? "otlp" : "none");
         defaults.put("otel.logs.exporter", "none");
+        // The SDK's own default is gRPC, for which Tern ships no sender: OTLP goes over HTTP unless the variables ask.
+        defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
         var auto = AutoConfiguredOpenTelemetrySdk.builder()
                 .disableShutdownHook()
                 .addPropertiesSupplier(() -> defaults)
