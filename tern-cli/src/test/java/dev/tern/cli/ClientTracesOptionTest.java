@@ -126,6 +126,17 @@ class ClientTracesOptionTest {
     }
 
     @Test
+    void theVariableThatTurnsOnTheServersTracesTurnsOnTheCallsToo() throws Exception {
+        Run run = tern(Map.of("TERN_TRACES", "true"), "call", "--era", "modern", "--url", transport.url(), "tool",
+                "get_user", "{\"id\":\"7\"}");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        SpanContext parent = onlyToolCall().getParentSpanContext();
+        assertThat(parent.isRemote()).isTrue();
+        assertThat(exported()).contains(idBytes(parent.getSpanId()));
+    }
+
+    @Test
     void aCallWithoutTracesSendsNoTraceContext() throws Exception {
         Run run = tern("call", "--era", "modern", "--url", transport.url(), "tool", "get_user", "{\"id\":\"7\"}");
 
@@ -195,7 +206,11 @@ class ClientTracesOptionTest {
     record Run(int exit, String out, String err) {
     }
 
-    private static synchronized Run tern(String... args) {
+    private static Run tern(String... args) {
+        return tern(Map.of(), args);
+    }
+
+    private static synchronized Run tern(Map<String, String> env, String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
         ByteArrayOutputStream o = new ByteArrayOutputStream();
@@ -203,7 +218,7 @@ class ClientTracesOptionTest {
         try {
             System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            int exit = Main.run(Map.of(), args);
+            int exit = Main.run(env, args);
             return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(out);

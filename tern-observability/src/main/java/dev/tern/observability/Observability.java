@@ -16,6 +16,7 @@ import io.opentelemetry.exporter.prometheus.PrometheusMetricReader;
 import io.opentelemetry.instrumentation.runtimetelemetry.RuntimeTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
@@ -66,7 +67,18 @@ public final class Observability implements AutoCloseable {
                     b.spanProcessors.forEach(tracers::addSpanProcessor);
                     return tracers;
                 });
-        this.sdk = auto.build().getOpenTelemetrySdk();
+        try {
+            this.sdk = auto.build().getOpenTelemetrySdk();
+        } catch (ConfigurationException e) {
+            if (prometheusServer != null) {
+                prometheusServer.close();
+            }
+            Throwable cause = e;
+            while (cause.getCause() != null && cause.getCause() != cause) {
+                cause = cause.getCause();
+            }
+            throw new IllegalArgumentException("the OTEL_* configuration: " + cause.getMessage(), e);
+        }
         this.runtime = b.metrics && b.jvmMetrics ? RuntimeTelemetry.create(sdk) : null;
         OtelMcpObserver otel = b.tracing || b.metrics || b.accessLog != null || b.status
                 ? new OtelMcpObserver(sdk, b.tracing, b.metrics, b.accessLog, b.status)

@@ -1,6 +1,7 @@
 package dev.tern.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -55,6 +56,17 @@ class OtlpExportTest {
             assertThat(new String(receiver.received.get("/v1/traces"), StandardCharsets.ISO_8859_1))
                     .contains("tools/list");
         }
+    }
+
+    @Test
+    void otlpOverGrpcIsRefusedWithTheReasonAsTernShipsNoGrpcSender() {
+        assertThatThrownBy(() -> Observability.builder().tracing(true)
+                .property("otel.exporter.otlp.protocol", "grpc")
+                .property("otel.exporter.otlp.endpoint", "http://127.0.0.1:4317")
+                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the OTEL_* configuration: ")
+                .hasMessageContaining("GrpcSenderProvider");
     }
 
     /** An HTTP endpoint on 127.0.0.1 that keeps the bodies it is sent, per path, and answers 200. */
