@@ -31,7 +31,9 @@ import dev.tern.bench.targets.RestTarget;
 import dev.tern.bench.targets.StdioMcpTarget;
 import dev.tern.bench.targets.WebSocketMcpTarget;
 import dev.tern.protocol.WireFormat;
+import dev.tern.client.ClientTracer;
 import dev.tern.client.McpClient;
+import dev.tern.observability.Observability;
 import picocli.CommandLine;
 
 /** {@code tern bench}: load an MCP server (or a REST endpoint) and report latency, throughput and cost. */
@@ -182,6 +184,18 @@ final class BenchCommand implements Callable<Integer> {
                 + "COMMAND may be left out) and time it to its first successful reply; then run warm.")
     String cold;
 
+    @CommandLine.Option(names = "--traces", description = "With --url http[s]://: make an OpenTelemetry CLIENT span of "
+            + "each request and put its trace context in the request's _meta, so that the server's spans join the "
+            + "traces; exported as the OTEL_* variables say, under the service name " + TRACES_SERVICE_NAME
+            + " unless OTEL_SERVICE_NAME gives one. The figures then include the spans' cost.")
+    boolean traces;
+
+    /** The service {@code --traces} names in the spans it exports. */
+    static final String TRACES_SERVICE_NAME = "tern-bench";
+
+    /** The client spans of {@code --traces}; null without it. */
+    private ClientTracer tracer;
+
     @CommandLine.Mixin
     Output output = new Output();
 
@@ -196,6 +210,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (cold != null && rest != null) {
             return usage("--cold works with --url or --stdio");
+        }
+        if (traces && (url == null || McpClient.isWebSocket(url))) {
+            return usage("--traces works with --url http[s]://...");
         }
         List<Point> points;
         Workload load;
@@ -215,9 +232,17 @@ final class BenchCommand implements Callable<Integer> {
             return usage(e.getMessage());
         }
 
+        Observability observability;
+        try {
+            observability = traces
+                    ? Observability.builder().tracing(true).serviceName(TRACES_SERVICE_NAME).build() : null;
+        } catch (RuntimeException e) {
+            return usage("--traces: " + e.getMessage());
+        }
+        tracer = observability == null ? null : observability.client().tracer();
         BenchRun bench = stdio != null ? BenchRun.stdio(pool -> target(requestTimeout, pool), load, points)
                 : BenchRun.http(pool -> target(requestTimeout, pool), load, points);
-        try {
+        try (observability) {
             BenchResult result = bench.cold(cold == null ? null : url != null ? cold : stdio).sampling(pid)
                     .quiet(output.quiet).label(output.label).log(err).run();
             output.write(result, out, null);
@@ -402,6 +427,9 @@ final class BenchCommand implements Callable<Integer> {
         HttpMcpTarget.Builder b = HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure)
                 .timeout(requestTimeout).connections(pool).encoding(wireFormat());
         parsedHeaders.forEach(header -> b.header(header.getKey(), header.getValue()));
+        if (tracer != null) {
+            b.tracer(tracer);
+        }
         return b.build();
     }
 

@@ -18,6 +18,7 @@ import dev.tern.client.McpClient;
 import dev.tern.client.McpClientException;
 import dev.tern.client.http.ClientTls;
 import dev.tern.client.http.HttpProtocol;
+import dev.tern.observability.Observability;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.model.CallToolResult;
@@ -88,6 +89,14 @@ final class CallCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--verbose", description = "Copy the stdio server's stderr to stderr.")
     boolean verbose;
 
+    @CommandLine.Option(names = "--traces", description = "Make an OpenTelemetry CLIENT span of each request and put "
+            + "its trace context in the request's _meta, so that the server's span joins the trace; exported as the "
+            + "OTEL_* variables say, under the service name " + SERVICE_NAME + " unless OTEL_SERVICE_NAME gives one.")
+    boolean traces;
+
+    /** The service {@code --traces} names in the spans it exports. */
+    static final String SERVICE_NAME = "tern-call";
+
     @CommandLine.Parameters(index = "0", paramLabel = "WHAT",
             description = "tools, tool, resources, resource, prompts, prompt or ping (see below).")
     String what;
@@ -110,9 +119,23 @@ final class CallCommand implements Callable<Integer> {
             err.println("tern call: " + e.getMessage());
             return 2;
         }
+        Observability observability;
+        try {
+            observability = traces ? Observability.builder().tracing(true).serviceName(SERVICE_NAME).build() : null;
+        } catch (RuntimeException e) {
+            err.println("tern call: --traces: " + e.getMessage());
+            return 2;
+        }
+        // Closed after the client, so that it exports the spans of every request the client sent.
+        try (observability) {
+            return call(action, observability, out, err);
+        }
+    }
+
+    private int call(Action action, Observability observability, PrintStream out, PrintStream err) {
         McpClient client;
         try {
-            client = client(err);
+            client = client(err, observability);
         } catch (IllegalArgumentException e) {
             err.println("tern call: " + e.getMessage());
             return 2;
@@ -209,7 +232,7 @@ final class CallCommand implements Callable<Integer> {
         }
     }
 
-    private McpClient client(PrintStream err) {
+    private McpClient client(PrintStream err, Observability observability) {
         if (server.url != null && McpClient.isWebSocket(server.url)) {
             boolean secure = "wss".equalsIgnoreCase(server.url.getScheme());
             if (http == HttpProtocol.H2 && !secure || http == HttpProtocol.H2C && secure) {
@@ -222,7 +245,7 @@ final class CallCommand implements Callable<Integer> {
             if (trust != null) {
                 b.tls(trust);
             }
-            return b.build();
+            return traced(b, observability).build();
         }
         if (server.url != null) {
             McpClient.HttpBuilder b = McpClient.http(server.url).era(era).requestTimeout(timeout)
@@ -233,7 +256,7 @@ final class CallCommand implements Callable<Integer> {
             if (trust != null) {
                 b.tls(trust);
             }
-            return b.build();
+            return traced(b, observability).build();
         }
         List<String> command = split(server.stdio);
         if (command.isEmpty()) {
@@ -244,7 +267,11 @@ final class CallCommand implements Callable<Integer> {
         if (verbose) {
             b.stderr(err::println);
         }
-        return b.build();
+        return traced(b, observability).build();
+    }
+
+    private static <B extends McpClient.Builder<B>> B traced(B builder, Observability observability) {
+        return observability == null ? builder : builder.tracer(observability.client().tracer());
     }
 
     /** The certificates --insecure or --ca trust, or {@code null} for the JDK's default authorities. */

@@ -64,10 +64,16 @@ public final class TernProcess implements AutoCloseable {
 
     /** Starts a Java main class from the test classpath, with {@code args}. */
     public static TernProcess main(Class<?> mainClass, String... args) throws IOException {
+        return main(Map.of(), mainClass, args);
+    }
+
+    /** As {@link #main(Class, String...)}, with these variables added to the process's environment. */
+    public static TernProcess main(Map<String, String> environment, Class<?> mainClass, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", classpath(), mainClass.getName()));
         command.addAll(List.of(args));
-        return new TernProcess(command);
+        return new TernProcess(command, environment);
     }
 
     /** Starts {@code tern serve --stdio --example NAME} plus {@code extraArgs}. */

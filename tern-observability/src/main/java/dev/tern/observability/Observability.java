@@ -16,6 +16,7 @@ import io.opentelemetry.exporter.prometheus.PrometheusMetricReader;
 import io.opentelemetry.instrumentation.runtimetelemetry.RuntimeTelemetry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
@@ -45,11 +46,13 @@ public final class Observability implements AutoCloseable {
         this.prometheus = b.metrics ? PrometheusMetricReader.builder().build() : null;
         this.prometheusServer = b.metrics && b.metricsPort >= 0 ? startServer(prometheus, b) : null;
         Map<String, String> defaults = new LinkedHashMap<>();
-        defaults.put("otel.service.name", SERVICE_NAME);
+        defaults.put("otel.service.name", b.serviceName);
         // Nothing is sent anywhere unless the OTEL_* variables name an exporter or an OTLP endpoint.
         defaults.put("otel.traces.exporter", otlpEndpointGiven(b.properties, "traces") ? "otlp" : "none");
         defaults.put("otel.metrics.exporter", otlpEndpointGiven(b.properties, "metrics") ? "otlp" : "none");
         defaults.put("otel.logs.exporter", "none");
+        // The SDK's own default is gRPC, for which Tern ships no sender: OTLP goes over HTTP unless the variables ask.
+        defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
         var auto = AutoConfiguredOpenTelemetrySdk.builder()
                 .disableShutdownHook()
                 .addPropertiesSupplier(() -> defaults)
@@ -64,7 +67,18 @@ public final class Observability implements AutoCloseable {
                     b.spanProcessors.forEach(tracers::addSpanProcessor);
                     return tracers;
                 });
-        this.sdk = auto.build().getOpenTelemetrySdk();
+        try {
+            this.sdk = auto.build().getOpenTelemetrySdk();
+        } catch (ConfigurationException e) {
+            if (prometheusServer != null) {
+                prometheusServer.close();
+            }
+            Throwable cause = e;
+            while (cause.getCause() != null && cause.getCause() != cause) {
+                cause = cause.getCause();
+            }
+            throw new IllegalArgumentException("the OTEL_* configuration: " + cause.getMessage(), e);
+        }
         this.runtime = b.metrics && b.jvmMetrics ? RuntimeTelemetry.create(sdk) : null;
         OtelMcpObserver otel = b.tracing || b.metrics || b.accessLog != null || b.status
                 ? new OtelMcpObserver(sdk, b.tracing, b.metrics, b.accessLog, b.status)
@@ -193,6 +207,7 @@ public final class Observability implements AutoCloseable {
         private int metricsPort = -1;
         private AccessLog accessLog;
         private boolean status;
+        private String serviceName = SERVICE_NAME;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private final List<SpanProcessor> spanProcessors = new ArrayList<>();
 
@@ -231,6 +246,18 @@ public final class Observability implements AutoCloseable {
         /** The live figures of a status page: rates, latency percentiles, open streams, recent errors (default off). */
         public Builder status(boolean on) {
             this.status = on;
+            return this;
+        }
+
+        /**
+         * The service's name when neither {@code OTEL_SERVICE_NAME} nor {@code otel.service.name} gives one (default
+         * {@value Observability#SERVICE_NAME}), such as {@code tern-call} for a client.
+         */
+        public Builder serviceName(String name) {
+            if (Objects.requireNonNull(name, "name").isBlank()) {
+                throw new IllegalArgumentException("service name: blank");
+            }
+            this.serviceName = name;
             return this;
         }
 

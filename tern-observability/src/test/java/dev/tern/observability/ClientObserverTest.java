@@ -12,7 +12,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 
 class ClientObserverTest {
     private final Fixture fixture = new Fixture();
@@ -65,5 +67,21 @@ class ClientObserverTest {
                 .isEqualTo(1);
         assertThat(Fixture.sample(text, "mcp_client_session_duration_seconds_sum", "network_transport=\"pipe\""))
                 .isEqualTo(2.0);
+    }
+
+    @Test
+    void aClientsServiceNameIsTheBuildersUnlessTheConfigurationNamesOne() {
+        assertThat(clientSpanServiceName(Observability.builder().serviceName("tern-call"))).isEqualTo("tern-call");
+        assertThat(clientSpanServiceName(Observability.builder().serviceName("tern-call")
+                .property("otel.service.name", "nightly-checks"))).isEqualTo("nightly-checks");
+    }
+
+    private static String clientSpanServiceName(Observability.Builder builder) {
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        try (Observability o = builder.tracing(true).spanProcessor(SimpleSpanProcessor.create(spans)).build()) {
+            long t0 = System.nanoTime();
+            o.client().call(Transport.HTTP_1_1, "ping", null, t0).end(t0 + 1);
+            return spans.getFinishedSpanItems().get(0).getResource().getAttribute(stringKey("service.name"));
+        }
     }
 }

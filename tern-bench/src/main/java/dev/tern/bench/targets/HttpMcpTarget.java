@@ -13,6 +13,7 @@ import dev.tern.bench.CacheTally;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
+import dev.tern.client.ClientTracer;
 import dev.tern.client.http.HttpCall;
 import dev.tern.client.http.HttpReply;
 import dev.tern.protocol.WireFormat;
@@ -33,6 +34,8 @@ public final class HttpMcpTarget implements Target {
     private final CacheTally tally = new CacheTally();
     /** Calls' bodies and answers in a binary format; {@code null} for JSON. */
     private final BinaryWire binary;
+    /** Makes a client span of each call and puts its context in the call's {@code _meta}; null for none. */
+    private final ClientTracer tracer;
     private volatile McpWire wire;
     private volatile String session;
 
@@ -42,6 +45,7 @@ public final class HttpMcpTarget implements Target {
         this.timeout = b.timeout;
         this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections, b.headers);
         this.binary = b.format.binary() ? new BinaryWire(b.format) : null;
+        this.tracer = b.tracer;
     }
 
     public static Builder builder(URI uri) {
@@ -58,6 +62,7 @@ public final class HttpMcpTarget implements Target {
         private int connections = 64;
         private WireFormat format = WireFormat.JSON;
         private final java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
+        private ClientTracer tracer;
 
         private Builder(URI uri) {
             this.uri = Objects.requireNonNull(uri, "uri");
@@ -108,6 +113,15 @@ public final class HttpMcpTarget implements Target {
         /** A header every request carries, say {@code Authorization: Bearer ...} (repeatable). */
         public Builder header(String name, String value) {
             headers.add(java.util.Map.entry(name, value));
+            return this;
+        }
+
+        /**
+         * A client span of each call (not of the set-up), its trace context in the call's {@code params._meta} so
+         * that the server's span joins the trace (default none).
+         */
+        public Builder tracer(ClientTracer value) {
+            this.tracer = Objects.requireNonNull(value, "tracer");
             return this;
         }
 
@@ -181,6 +195,13 @@ public final class HttpMcpTarget implements Target {
             throw new IllegalStateException("target not open");
         }
         String body = w.request(ids.getAndIncrement(), operation);
+        if (tracer != null) {
+            return TracedRequests.send(tracer, operation, body, traced -> send(w, operation, traced));
+        }
+        return send(w, operation, body);
+    }
+
+    private CompletableFuture<Outcome> send(McpWire w, Operation operation, String body) {
         if (binary != null) {
             String type = binary.format().mediaType();
             HttpCall call = HttpCall.post(null, type, binary.encode(body)).header("accept", type + ", " + ACCEPT);
