@@ -210,7 +210,12 @@ public final class RedisTaskQueue implements TaskQueue {
         }
     }
 
-    /** How many tasks this node is running from the queue. */
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+        /** How many tasks this node is running from the queue. */
     public int running() {
         return running.size();
     }

@@ -39,10 +39,14 @@ public interface TaskQueue extends AutoCloseable {
 
     /**
      * Stops taking tasks and gives back the tasks running here unfinished (their threads are interrupted), so that
-     * other nodes run them soon.
+     * other nodes run them soon. A task that ends once the queue is closing, uncancelled, is handed back rather than
+     * finished, whatever its interrupted handler returned.
      */
     @Override
     void close();
+
+    /** Whether {@link #close} was called. */
+    boolean isClosed();
 
     /**
      * What it takes to run a task on any node: the tool, its arguments and the request's {@code _meta}, the protocol

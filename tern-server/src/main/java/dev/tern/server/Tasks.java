@@ -419,37 +419,40 @@ final class Tasks {
             terminal = TaskStatus.FAILED;
             error = m.toError();
         } catch (CancellationException c) {
-            if (handedBack(run)) {
-                return false;
-            }
             terminal = TaskStatus.CANCELLED;
         } catch (Throwable t) {
             if (run.cancellation.isCancelled()) {
                 terminal = TaskStatus.CANCELLED;
-            } else if (t instanceof InterruptedException && handedBack(run)) {
-                return false;
+            } else if (handingBack(run)) {
+                return handBack(run);
             } else {
                 LOG.log(Level.WARNING, "Task " + run.taskId + " failed", t);
                 terminal = TaskStatus.FAILED;
                 error = JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error");
             }
         }
+        if (handingBack(run)) {
+            // Whatever the interrupted handler made of it, the task runs again elsewhere.
+            return handBack(run);
+        }
         finish(run, terminal, result, error);
         return true;
     }
 
-    /** A queued task interrupted without a cancel: the queue is closing; the task ends here without a final status. */
-    private boolean handedBack(Running run) {
-        if (!run.queued || run.cancellation.isCancelled()) {
-            return false;
-        }
+    /** A queued task that ends, uncancelled, once its queue is closing goes back to the queue unfinished. */
+    private boolean handingBack(Running run) {
+        return run.queued && !run.cancellation.isCancelled() && queue != null && queue.isClosed();
+    }
+
+    /** Ends a task here without a final status; answers false, for {@link #complete}. */
+    private boolean handBack(Running run) {
         running.remove(run.taskId);
         if (run.observation != TaskObservation.NONE) {
             run.observation.end(System.nanoTime(), TaskStatus.WORKING.wire(), "handed_back",
                     "the node closed; another node runs the task");
         }
         run.done.complete(null);
-        return true;
+        return false;
     }
 
     /** Writes the task's terminal status unless it already has one (a cancel got there first). */
