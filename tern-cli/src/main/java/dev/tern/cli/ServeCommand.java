@@ -226,7 +226,7 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--redis-task-lease", paramLabel = "DURATION",
             defaultValue = RedisTaskQueue.DEFAULT_IDLE_SECONDS + "s", converter = DurationConverter.class,
             description = "With --redis: how long a running task may go unrenewed (its node died) before another node "
-                    + "runs it again; nodes renew their tasks every third of it, at least every second, "
+                    + "runs it again; nodes renew their running tasks every third of it, at most a second apart, "
                     + DurationConverter.FORMS + " (default: ${DEFAULT-VALUE}).")
     Duration redisTaskLease;
 
