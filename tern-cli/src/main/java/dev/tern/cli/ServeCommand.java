@@ -20,6 +20,7 @@ import dev.tern.redis.RedisEventStore;
 import dev.tern.redis.RedisNotificationBus;
 import dev.tern.redis.RedisResultCache;
 import dev.tern.redis.RedisSessionStore;
+import dev.tern.redis.RedisTaskQueue;
 import dev.tern.redis.RedisTaskStore;
 import dev.tern.bench.Durations;
 import dev.tern.server.CachePolicy;
@@ -222,6 +223,19 @@ final class ServeCommand implements Callable<Integer> {
                     + "session (default: each node keeps its own in memory).")
     String redis;
 
+    @CommandLine.Option(names = "--redis-task-lease", paramLabel = "DURATION",
+            defaultValue = RedisTaskQueue.DEFAULT_IDLE_SECONDS + "s", converter = DurationConverter.class,
+            description = "With --redis: how long a running task may go unrenewed (its node died) before another node "
+                    + "runs it again; nodes renew their running tasks every third of it, at most a second apart, "
+                    + DurationConverter.FORMS + " (default: ${DEFAULT-VALUE}).")
+    Duration redisTaskLease;
+
+    @CommandLine.Option(names = "--redis-task-deliveries", paramLabel = "N",
+            defaultValue = RedisTaskQueue.DEFAULT_MAX_DELIVERIES + "",
+            description = "With --redis: how many times a task is started before it is given up; it then fails and its "
+                    + "entry moves to the dead-letter stream tern:{tasks}:dead (default: ${DEFAULT-VALUE}).")
+    int redisTaskDeliveries;
+
     @CommandLine.Option(names = "--cache-l2",
             description = "With --redis: keep the public results of cacheable tools, resources and prompts in Redis "
                     + "too, so that one node's result serves every node (a second level behind each node's own cache).")
@@ -388,10 +402,24 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** With --redis, tasks live in Redis, so that any node answers for a task another node runs. */
+    /**
+     * With --redis, tasks live in Redis, so that any node answers for a task another node runs, and wait to run in a
+     * queue there, so that another node runs a task whose node stopped.
+     */
     private McpServer.Builder withSharedTasks(McpServer.Builder b) {
-        return sharedState == null ? b : b.taskStore(new RedisTaskStore(sharedState));
+        if (sharedState == null) {
+            return b;
+        }
+        if (redisTaskLease.toMillis() < 3 || redisTaskDeliveries < 1) {
+            throw new IllegalArgumentException("--redis-task-lease must be at least 3ms and --redis-task-deliveries at "
+                    + "least 1");
+        }
+        taskQueue = new RedisTaskQueue(sharedState, redisTaskLease, redisTaskDeliveries);
+        return b.taskStore(new RedisTaskStore(sharedState)).taskQueue(taskQueue);
     }
+
+    /** The task queue of {@code --redis}, or null; the server closes it, and a SIGTERM before anything else. */
+    private RedisTaskQueue taskQueue;
 
     private McpServer.Builder withCacheL2(McpServer.Builder b) {
         if (!cacheL2) {
@@ -512,6 +540,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (taskQueue != null) {
+                // First, so that other nodes take up this node's tasks while its requests drain.
+                taskQueue.close();
+            }
             transport.close();
             closeAll(server, auth);
             if (observability != null) {

@@ -100,7 +100,19 @@ public final class TernProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-cp", classpath(),
                 "dev.tern.cli.Main", "serve", "--example", example, "--port", Integer.toString(port)));
         command.addAll(List.of(extraArgs));
-        TernProcess process = new TernProcess(command, environment);
+        return started(new TernProcess(command, environment));
+    }
+
+    /** Starts {@code tern serve --port 0} with {@code args} alone (no example implied) and waits for its URL. */
+    public static TernProcess serve(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseSerialGC", "-cp", classpath(),
+                "dev.tern.cli.Main", "serve", "--port", "0"));
+        command.addAll(List.of(args));
+        return started(new TernProcess(command));
+    }
+
+    /** Waits until a {@code tern serve} over HTTP prints its URL, or stops it and fails. */
+    private static TernProcess started(TernProcess process) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         java.util.regex.Pattern url = java.util.regex.Pattern.compile("at (https?://\\S+)");
         while (System.nanoTime() < deadline) {

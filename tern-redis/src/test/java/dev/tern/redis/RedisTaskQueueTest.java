@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.tern.protocol.Json;
+import dev.tern.server.TaskQueue;
 import dev.tern.server.TaskRecord;
 import dev.tern.server.TaskStatus;
 import dev.tern.testing.RedisServer;
@@ -69,8 +70,9 @@ class RedisTaskQueueTest {
         return redis;
     }
 
-    private RedisTaskQueue queue(Redis redis, RedisTaskQueue.Runner runner, Duration idle, int maxDeliveries) {
-        RedisTaskQueue queue = new RedisTaskQueue(redis, runner, idle, maxDeliveries);
+    private RedisTaskQueue queue(Redis redis, TaskQueue.Runner runner, Duration idle, int maxDeliveries) {
+        RedisTaskQueue queue = new RedisTaskQueue(redis, idle, maxDeliveries);
+        queue.start(runner);
         toClose.add(queue);
         return queue;
     }
@@ -81,7 +83,7 @@ class RedisTaskQueueTest {
         store.save(new TaskRecord(taskId, "alice", TaskStatus.WORKING, null, now, now, 120_000L, 1000, null, null, null));
         ObjectNode arguments = Json.object();
         arguments.put("id", taskId);
-        queue.submit(taskId, new RedisTaskQueue.Call("slow", arguments, "2026-07-28", "alice"));
+        queue.submit(taskId, new TaskQueue.Call("slow", arguments, Json.object(), "2026-07-28", "alice", null, null));
     }
 
     private static void storeResult(RedisTaskStore store, String taskId, String text) {
@@ -186,7 +188,7 @@ class RedisTaskQueueTest {
         List<StreamMessage<String, byte[]>> dead = redis.call(r -> r.xrange(Keys.DEAD_TASKS, io.lettuce.core.Range.create("-", "+")));
         assertThat(dead).hasSize(1);
         assertThat(new String(dead.getFirst().getBody().get("task"), StandardCharsets.UTF_8)).isEqualTo("poison");
-        assertThat(RedisTaskQueue.Call.decode(dead.getFirst().getBody().get("call")).tool()).isEqualTo("slow");
+        assertThat(RedisTaskQueue.decode(dead.getFirst().getBody().get("call")).tool()).isEqualTo("slow");
         assertThat(redis.<Long>call(r -> r.xlen(Keys.TASK_QUEUE))).isZero();
         Thread.sleep(1_000);
         assertThat(poisonRuns).as("a buried task does not run again").hasValue(3);

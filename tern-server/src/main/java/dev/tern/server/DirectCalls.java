@@ -131,7 +131,7 @@ final class DirectCalls {
         }
     }
 
-    private static RequestHost host(@Nullable String principal, @Nullable Caller caller) {
+    static RequestHost host(@Nullable String principal, @Nullable Caller caller) {
         String name = principal != null ? principal : caller == null ? null : caller.name();
         return name == null && caller == null ? NO_CLIENT : new NoClient(name, caller);
     }

@@ -261,6 +261,9 @@ final class Exchange implements RequestContext {
     @Override
     public InputAnswers ask(Map<String, InputRequest> requests) {
         cancellation().throwIfCancelled();
+        if (task != null && task.clientless) {
+            throw Tasks.noClient(task);
+        }
         for (InputRequest r : requests.values()) {
             requireCapability(r);
         }

@@ -102,7 +102,7 @@ public final class McpServer implements AutoCloseable {
         taskCaps.putObject("requests").putObject("tools").putObject("call");
         this.modernCapabilities = capabilities.deepCopy();
         modernCapabilities.putObject("extensions").putObject(McpMeta.TASKS_EXTENSION);
-        this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore());
+        this.tasks = new Tasks(this, b.taskStore != null ? b.taskStore : new InMemoryTaskStore(), b.taskQueue);
         this.serverInfoMeta = Json.object();
         serverInfoMeta.set(McpMeta.SERVER_INFO, Json.mapper().valueToTree(info));
         this.runner = new RequestRunner(this);
@@ -115,6 +115,7 @@ public final class McpServer implements AutoCloseable {
         this.requestIdPrefix = bus == NotificationBus.LOCAL ? null
                 : "n" + Long.toHexString(new java.security.SecureRandom().nextLong()) + "-";
         bus.subscribe(this::received);
+        tasks.startQueue();
     }
 
     public static Builder builder() {
@@ -441,6 +442,7 @@ public final class McpServer implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        tasks.close();
         for (DefaultServerChannel c : channels) {
             c.close();
         }
@@ -555,6 +557,7 @@ public final class McpServer implements AutoCloseable {
         private java.util.List<byte[]> requestStateKeys;
         private boolean listOnlyPermitted;
         private TaskStore taskStore;
+        private @Nullable TaskQueue taskQueue;
         private McpObserver observer = McpObserver.off();
         private NotificationBus bus = NotificationBus.LOCAL;
         private long resultCacheMaxBytes = 64L << 20;
@@ -691,6 +694,16 @@ public final class McpServer implements AutoCloseable {
         /** Where tasks are kept (default: in memory, bounded). */
         public Builder taskStore(TaskStore store) {
             this.taskStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Where task-augmented tool calls wait to run, shared with other nodes so that another node finishes a task
+         * whose node stopped (default: none, each task runs on the node that accepted it). The server starts the queue
+         * and closes it when it closes.
+         */
+        public Builder taskQueue(TaskQueue queue) {
+            this.taskQueue = Objects.requireNonNull(queue, "queue");
             return this;
         }
 

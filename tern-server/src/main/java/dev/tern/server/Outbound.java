@@ -73,6 +73,14 @@ public interface Outbound {
     }
 
     /**
+     * A request failed because a shared store ({@link SessionStore}, {@link TaskStore}, a {@link TaskQueue}) cannot
+     * answer: called on the request's thread just before its failure is sent, so that a transport answers it as a
+     * temporary outage (HTTP 503 with Retry-After). The default does nothing.
+     */
+    default void storeUnavailable(RequestId request) {
+    }
+
+    /**
      * The principal the messages received through this outbound come from (an HTTP request's resolved principal,
      * the one a session is bound to), or {@code null} when anonymous. Private cached results are kept per principal.
      */

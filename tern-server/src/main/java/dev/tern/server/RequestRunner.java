@@ -217,6 +217,12 @@ final class RequestRunner {
         if (exchange.cancellation.isCancelled() || t instanceof CancellationException) {
             return cancelled(exchange);
         }
+        if (t instanceof StoreUnavailableException unavailable) {
+            LOG.log(Level.DEBUG, "Request {0} failed: {1}", exchange.request.method(), unavailable.getMessage());
+            exchange.host.outbound().storeUnavailable(exchange.request.id());
+            return new JsonRpcFailure(exchange.request.id(), JsonRpcError.of(ErrorCodes.INTERNAL_ERROR,
+                    "Service unavailable: the shared store cannot be reached, retry shortly"));
+        }
         if (t instanceof Error e && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
             LOG.log(Level.ERROR, "Fatal error serving " + exchange.request.method(), e);
         }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,19 +20,25 @@ import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
 import dev.tern.protocol.JsonRpcError;
 import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.JsonRpcRequest;
 import dev.tern.protocol.McpException;
 import dev.tern.protocol.McpMeta;
 import dev.tern.protocol.ProtocolVersion;
+import dev.tern.protocol.RequestId;
 import dev.tern.server.observe.RequestObservation;
 import dev.tern.server.observe.TaskObservation;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Runs tool calls as tasks: the 2025-11-25 experimental tasks (a {@code task} param on {@code tools/call};
  * {@code tasks/get|result|list|cancel}) and the 2026-07-28 tasks extension ({@code io.modelcontextprotocol/tasks};
- * {@code tasks/get|update|cancel}). Task state lives in a {@link TaskStore}; the running work lives here.
+ * {@code tasks/get|update|cancel}). Task state lives in a {@link TaskStore}; the running work lives here. With a
+ * {@link TaskQueue}, a task is queued and the queue runs it: on this node, with its client, unless this node stops
+ * first; then on another node, which has no connection to the client.
  */
 final class Tasks {
     static final String EXTENSION = McpMeta.TASKS_EXTENSION;
@@ -42,6 +49,9 @@ final class Tasks {
 
     private final McpServer server;
     private final TaskStore store;
+    private final @Nullable TaskQueue queue;
+    /** Queued tasks accepted here, waiting for the queue to run them here with their request's exchange. */
+    private final Map<String, LocalStart> localStarts = new ConcurrentHashMap<>();
     private final Clock clock = Clock.systemUTC();
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
@@ -52,27 +62,51 @@ final class Tasks {
     private record BeforeTask(Running run, CompletableFuture<ObjectNode> reply) {
     }
 
+    /** A queued task accepted here: what its run needs of the request that created it. */
+    private record LocalStart(Running run, Exchange exchange, ToolSpec tool, ObjectNode arguments) {
+    }
+
     /** A task whose handler runs in this process. */
     static final class Running {
         final String taskId;
         final String owner;
-        final DefaultServerChannel channel;
+        /** The connection of the client that created it; null for a 2026-07-28 request, or a task run again here. */
+        final @Nullable DefaultServerChannel channel;
+        /** Run by a queue: stopped without a cancel (the node is closing), it is not finished but handed back. */
+        volatile boolean queued;
+        /** Run again on a node the client never reached, so it has nobody to ask for input. */
+        volatile boolean clientless;
         final Cancellation cancellation = new Cancellation();
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final Map<String, CompletableFuture<JsonNode>> answers = new ConcurrentHashMap<>();
         volatile Thread thread;
         volatile TaskObservation observation = TaskObservation.NONE;
 
-        Running(String taskId, String owner, DefaultServerChannel channel) {
+        Running(String taskId, String owner, @Nullable DefaultServerChannel channel) {
             this.taskId = taskId;
             this.owner = owner;
             this.channel = channel;
         }
     }
 
-    Tasks(McpServer server, TaskStore store) {
+    Tasks(McpServer server, TaskStore store, @Nullable TaskQueue queue) {
         this.server = server;
         this.store = store;
+        this.queue = queue;
+    }
+
+    /** Lets the queue, if any, run tasks from now on. */
+    void startQueue() {
+        if (queue != null) {
+            queue.start(this::runQueued);
+        }
+    }
+
+    /** Gives the queued tasks running here back to the queue (the server is closing). */
+    void close() {
+        if (queue != null) {
+            queue.close();
+        }
     }
 
     /** Whether this {@code tools/call} should run as a task, or fail because it must. */
@@ -113,6 +147,10 @@ final class Tasks {
         }
         ObjectNode created = create(run, e);
         Exchange taskExchange = e.forTask(run);
+        if (queue != null) {
+            enqueue(run, e, taskExchange, tool, arguments);
+            return created;
+        }
         Thread.ofVirtual().name("tern-task-", 0).start(() -> {
             run.thread = Thread.currentThread();
             try (RequestObservation.Scope ignored = run.observation.running()) {
@@ -123,6 +161,133 @@ final class Tasks {
             }
         });
         return created;
+    }
+
+    /**
+     * Hands a created task to the queue, which normally runs it at once on this node ({@link #runQueued}); a task the
+     * queue cannot take is deleted again and the request fails as the queue did (503 when Redis is down).
+     */
+    private void enqueue(Running run, Exchange e, Exchange taskExchange, ToolSpec tool, ObjectNode arguments) {
+        run.queued = true;
+        localStarts.put(run.taskId, new LocalStart(run, taskExchange, tool, arguments));
+        try {
+            queue.submit(run.taskId, queuedCall(e, tool, arguments, run.owner));
+        } catch (RuntimeException failed) {
+            localStarts.remove(run.taskId);
+            running.remove(run.taskId);
+            run.done.complete(null);
+            try {
+                store.delete(run.taskId);
+            } catch (RuntimeException alsoFailed) {
+                LOG.log(Level.DEBUG, "Task {0} could not be queued nor deleted: {1}", run.taskId, alsoFailed.getMessage());
+            }
+            throw failed;
+        }
+    }
+
+    /**
+     * The queue's runner: a task accepted here runs with its request's exchange; one accepted by another node (that
+     * node stopped) runs with an exchange of its own and no client, unless it is final already. Returns once the
+     * task's final status is stored; throws when the task was handed back unfinished.
+     */
+    private void runQueued(String taskId, TaskQueue.Call call) {
+        LocalStart local = localStarts.remove(taskId);
+        Running run;
+        Exchange exchange;
+        Work work;
+        if (local != null) {
+            run = local.run;
+            exchange = local.exchange;
+            work = () -> Methods.invokeTool(local.exchange, local.tool, local.arguments);
+        } else {
+            TaskRecord record = store.find(taskId).orElse(null);
+            if (record == null || record.status().terminal()) {
+                return;
+            }
+            run = new Running(taskId, record.owner(), null);
+            run.queued = true;
+            run.clientless = true;
+            running.put(taskId, run);
+            armDeadline(run);
+            exchange = resumed(run, call);
+            ToolSpec tool = server.registry().tool(call.tool());
+            work = () -> {
+                if (tool == null) {
+                    throw new McpException(ErrorCodes.INTERNAL_ERROR, "Task " + taskId + " calls tool " + call.tool()
+                            + ", which this node does not have");
+                }
+                return Methods.invokeTool(exchange, tool, call.arguments());
+            };
+        }
+        boolean finished;
+        run.thread = Thread.currentThread();
+        try (RequestObservation.Scope ignored = run.observation.running()) {
+            finished = complete(run, exchange, work);
+        } finally {
+            run.thread = null;
+            Thread.interrupted();
+        }
+        if (!finished) {
+            throw new CancellationException("Task " + taskId + " was handed back unfinished");
+        }
+    }
+
+    /** What a queue keeps of a task-augmented call, so that any node can run it. */
+    private static TaskQueue.Call queuedCall(Exchange e, ToolSpec tool, ObjectNode arguments, String owner) {
+        Caller c = e.caller();
+        ObjectNode caller = null;
+        if (c != null) {
+            caller = Json.object();
+            caller.put("name", c.name());
+            var scopes = caller.putArray("scopes");
+            c.scopes().forEach(scopes::add);
+            try {
+                caller.set("claims", Json.mapper().valueToTree(c.claims()));
+            } catch (RuntimeException unwritable) {
+                caller.putObject("claims");
+            }
+        }
+        return new TaskQueue.Call(tool.name(), arguments, e.meta.deepCopy(), e.version.id(), owner, e.principal(), caller);
+    }
+
+    /** The exchange of a task run again on this node: the call as it was made, from a client that is not here. */
+    private Exchange resumed(Running run, TaskQueue.Call call) {
+        ObjectNode params = Json.object();
+        params.put("name", call.tool());
+        params.set("arguments", call.arguments());
+        params.set(McpMeta.KEY, call.meta());
+        JsonRpcRequest request = new JsonRpcRequest(RequestId.of("task-" + run.taskId), "tools/call", params);
+        ProtocolVersion version = ProtocolVersion.parse(call.protocolVersion()).orElse(ProtocolVersion.LATEST);
+        Exchange exchange = new Exchange(server, null, DirectCalls.host(call.principal(), queuedCaller(call.caller())),
+                request, version, Json.object(), null, null, response -> {
+                });
+        exchange.task = run;
+        return exchange;
+    }
+
+    private static @Nullable Caller queuedCaller(@Nullable ObjectNode caller) {
+        if (caller == null) {
+            return null;
+        }
+        Set<String> scopes = new java.util.LinkedHashSet<>();
+        caller.path("scopes").forEach(s -> scopes.add(s.asString()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> claims = Json.mapper().convertValue(caller.path("claims"), Map.class);
+        return new QueuedCaller(caller.path("name").asString(), Set.copyOf(scopes), claims == null ? Map.of() : claims);
+    }
+
+    /** The caller of a task run on another node than the one it reached: all but its token, which is never kept. */
+    private record QueuedCaller(String name, Set<String> scopes, Map<String, Object> claims) implements Caller {
+        @Override
+        public String downstreamToken(java.net.URI audience, Set<String> wanted) {
+            throw new IllegalStateException("A task run again on another node has no token of its caller to exchange");
+        }
+    }
+
+    /** What a task run again on another node answers when its handler asks the client for input. */
+    static McpException noClient(Running run) {
+        return new McpException(ErrorCodes.INTERNAL_ERROR, "Task " + run.taskId + " was run again on a node its client "
+                + "never reached, which cannot ask the client for input");
     }
 
     /** Saves the new task and arms its deadline; answers the created task, as {@code tools/call} returns it. */
@@ -145,11 +310,7 @@ final class Tasks {
         }
         running.put(run.taskId, run);
         run.observation = e.observation.task(run.taskId, System.nanoTime());
-        server.scheduler().schedule(() -> {
-            if (!run.done.isDone()) {
-                cancelRunning(run, "timed out");
-            }
-        }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        armDeadline(run);
         ObjectNode result = Json.object();
         if (e.modern()) {
             result.put("resultType", "task");
@@ -159,6 +320,14 @@ final class Tasks {
             result.set("task", legacyTask(record));
         }
         return result;
+    }
+
+    private void armDeadline(Running run) {
+        server.scheduler().schedule(() -> {
+            if (!run.done.isDone()) {
+                cancelRunning(run, "timed out");
+            }
+        }, server.config().handlerTimeout().toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -231,15 +400,18 @@ final class Tasks {
         ObjectNode run() throws Throwable;
     }
 
-    /** Runs the work and writes the task's outcome: a protocol error fails the task, a tool error completes it. */
-    private void complete(Running run, Exchange exchange, Work work) {
+    /**
+     * Runs the work and writes the task's outcome: a protocol error fails the task, a tool error completes it. Answers
+     * false, writing nothing, for a queued task stopped without a cancel: its queue is closing and hands it back.
+     */
+    private boolean complete(Running run, Exchange exchange, Work work) {
         TaskStatus terminal;
         ObjectNode result = null;
         JsonRpcError error = null;
         try {
             result = work.run();
             if (result == null) {
-                return;
+                return true;
             }
             boolean isError = result.path("isError").asBoolean(false);
             terminal = isError && !exchange.modern() ? TaskStatus.FAILED : TaskStatus.COMPLETED;
@@ -251,13 +423,36 @@ final class Tasks {
         } catch (Throwable t) {
             if (run.cancellation.isCancelled()) {
                 terminal = TaskStatus.CANCELLED;
+            } else if (handingBack(run)) {
+                return handBack(run);
             } else {
                 LOG.log(Level.WARNING, "Task " + run.taskId + " failed", t);
                 terminal = TaskStatus.FAILED;
                 error = JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error");
             }
         }
+        if (handingBack(run)) {
+            // Whatever the interrupted handler made of it, the task runs again elsewhere.
+            return handBack(run);
+        }
         finish(run, terminal, result, error);
+        return true;
+    }
+
+    /** A queued task that ends, uncancelled, once its queue is closing goes back to the queue unfinished. */
+    private boolean handingBack(Running run) {
+        return run.queued && !run.cancellation.isCancelled() && queue != null && queue.isClosed();
+    }
+
+    /** Ends a task here without a final status; answers false, for {@link #complete}. */
+    private boolean handBack(Running run) {
+        running.remove(run.taskId);
+        if (run.observation != TaskObservation.NONE) {
+            run.observation.end(System.nanoTime(), TaskStatus.WORKING.wire(), "handed_back",
+                    "the node closed; another node runs the task");
+        }
+        run.done.complete(null);
+        return false;
     }
 
     /** Writes the task's terminal status unless it already has one (a cancel got there first). */
@@ -355,7 +550,7 @@ final class Tasks {
     }
 
     private void statusChanged(Running run, TaskRecord record) {
-        if (run.owner.equals(STATELESS_OWNER) || run.channel.legacyVersion() != ProtocolVersion.V2025_11_25) {
+        if (run.channel == null || run.owner.equals(STATELESS_OWNER) || run.channel.legacyVersion() != ProtocolVersion.V2025_11_25) {
             return;
         }
         run.channel.send(new JsonRpcNotification("notifications/tasks/status", legacyTask(record)), null);

@@ -584,6 +584,8 @@ final class McpEndpoint {
         private final HttpExchange exchange;
         private final String principal;
         private final dev.tern.server.Caller caller;
+        /** The request failed because a shared store cannot answer: its failure goes out as a 503. */
+        private volatile boolean storeFailed;
 
         ModernRequest(RequestId id, HttpExchange exchange, String principal, dev.tern.server.Caller caller) {
             this.id = id;
@@ -627,9 +629,16 @@ final class McpEndpoint {
         }
 
         @Override
+        public void storeUnavailable(RequestId request) {
+            storeFailed = id.equals(request);
+        }
+
+        @Override
         public void send(JsonRpcMessage message, RequestId relatedTo) {
             if (message instanceof JsonRpcResponse r && id.equals(r.id())) {
-                if (exchange.replyCodec() == null) {
+                if (storeFailed && r instanceof JsonRpcFailure && !exchange.streaming()) {
+                    McpEndpoint.storeUnavailable(exchange, codec, id);
+                } else if (exchange.replyCodec() == null) {
                     exchange.json(status(r), exchange.encode(codec, message));
                 } else {
                     exchange.reply(status(r), codec, message);
@@ -690,7 +699,7 @@ final class McpEndpoint {
         return auth == null || auth.permits(exchange, request.id(), server.scopesFor(request));
     }
 
-    /** 503 with Retry-After: the shared session store cannot answer now. */
+    /** 503 with Retry-After: the shared store (sessions, tasks) cannot answer now. */
     void storeUnavailable(HttpExchange exchange) {
         storeUnavailable(exchange, codec, null);
     }
@@ -699,7 +708,7 @@ final class McpEndpoint {
     static void storeUnavailable(HttpExchange exchange, JsonRpcCodec codec, RequestId id) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 2);
         exchange.json(HttpResponseStatus.SERVICE_UNAVAILABLE, codec.encode(new JsonRpcFailure(id, JsonRpcError.of(
-                ErrorCodes.INTERNAL_ERROR, "Service unavailable: the session store cannot be reached, retry shortly"))));
+                ErrorCodes.INTERNAL_ERROR, "Service unavailable: the shared store cannot be reached, retry shortly"))));
     }
 
     /** 503 with Retry-After: every place of a kind ({@code what}) is taken. */

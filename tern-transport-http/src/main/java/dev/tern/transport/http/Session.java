@@ -270,6 +270,11 @@ final class Session implements Outbound {
     }
 
     @Override
+    public void storeUnavailable(RequestId request) {
+        storeFailedOn = Thread.currentThread();
+    }
+
+    @Override
     public boolean timesHandlers() {
         return serverTiming;
     }
