@@ -1,8 +1,13 @@
 package dev.tern.transport.http;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.netty.channel.Channel;
@@ -16,7 +21,7 @@ import io.netty.util.internal.PlatformDependent;
  * The writes made off a connection's event loop, for any of its HTTP/2 streams (or its HTTP/1.1 exchange), written
  * on the loop by one task and flushed once. A change fanned out to many listens on one connection then costs the loop
  * one task and the connection one socket write, rather than one of each per stream, and the client reads the events
- * together.
+ * together. Likewise one timer sends the keep-alive comments of all the connection's open streams.
  */
 final class ConnectionOutbox implements Runnable {
     private static final AttributeKey<ConnectionOutbox> KEY = AttributeKey.valueOf(ConnectionOutbox.class, "outbox");
@@ -24,6 +29,9 @@ final class ConnectionOutbox implements Runnable {
     private final Channel connection;
     private final Queue<Deferred> queue = PlatformDependent.newMpscQueue();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** The streams given keep-alive comments; only the event loop reads or changes it, as the timer below. */
+    private final Set<HttpExchange> keptAlive = new LinkedHashSet<>();
+    private ScheduledFuture<?> keepAliveTimer;
 
     private ConnectionOutbox(Channel connection) {
         this.connection = connection;
@@ -56,6 +64,49 @@ final class ConnectionOutbox implements Runnable {
         queue.add(new Deferred(exchange, message, promise));
         if (scheduled.compareAndSet(false, true)) {
             HttpExchange.later(connection.eventLoop(), this);
+        }
+    }
+
+    /**
+     * Sends {@code exchange}'s open stream a keep-alive comment about every {@code every} until
+     * {@link #stopKeepingAlive}: the connection's streams share one timer, of the period the first one asked for (a
+     * server gives all its streams one period), so a stream's first comment may come sooner than {@code every}.
+     */
+    void keepAlive(HttpExchange exchange, Duration every) {
+        HttpExchange.later(connection.eventLoop(), () -> {
+            keptAlive.add(exchange);
+            if (keepAliveTimer == null && connection.isActive()) {
+                long millis = every.toMillis();
+                keepAliveTimer = connection.eventLoop().scheduleAtFixedRate(this::keepAliveTick, millis, millis,
+                        TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    void stopKeepingAlive(HttpExchange exchange) {
+        HttpExchange.later(connection.eventLoop(), () -> {
+            if (keptAlive.remove(exchange) && keptAlive.isEmpty()) {
+                cancelKeepAliveTimer();
+            }
+        });
+    }
+
+    private void keepAliveTick() {
+        if (!connection.isActive()) {
+            keptAlive.clear();
+            cancelKeepAliveTimer();
+            return;
+        }
+        // A copy: a comment's write may end its stream (a client that stopped reading), which leaves the set.
+        for (HttpExchange e : List.copyOf(keptAlive)) {
+            e.keepAlive();
+        }
+    }
+
+    private void cancelKeepAliveTimer() {
+        if (keepAliveTimer != null) {
+            keepAliveTimer.cancel(false);
+            keepAliveTimer = null;
         }
     }
 

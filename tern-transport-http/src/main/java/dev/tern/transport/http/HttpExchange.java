@@ -79,7 +79,8 @@ final class HttpExchange {
     /** Made on first use: most exchanges add none. */
     private HttpHeaders extraHeaders;
     private Mode mode = Mode.PENDING;
-    private ScheduledFuture<?> keepAliveTask;
+    /** Whether the connection's {@link ConnectionOutbox} sends this exchange's stream keep-alive comments. */
+    private boolean keptAlive;
     private Duration streamKeepAlive;
     private Runnable onClientGone;
     private volatile ServerTiming timing;
@@ -417,8 +418,8 @@ final class HttpExchange {
             ctx.flush();
         }
         if (keepAliveEvery != null) {
-            keepAliveTask = ctx.executor().scheduleAtFixedRate(this::keepAlive, keepAliveEvery.toMillis(),
-                    keepAliveEvery.toMillis(), TimeUnit.MILLISECONDS);
+            keptAlive = true;
+            ConnectionOutbox.of(ctx.channel()).keepAlive(this, keepAliveEvery);
         }
     }
 
@@ -517,7 +518,8 @@ final class HttpExchange {
         write(new DefaultHttpContent(buf), size, true);
     }
 
-    private void keepAlive() {
+    /** Writes a keep-alive comment on the open stream; called by the connection's outbox, on the event loop. */
+    void keepAlive() {
         synchronized (this) {
             if (mode == Mode.SSE && ctx.channel().isActive() && ctx.channel().isWritable()) {
                 write(new DefaultHttpContent(Unpooled.wrappedBuffer(KEEP_ALIVE)), KEEP_ALIVE.length, true);
@@ -706,9 +708,9 @@ final class HttpExchange {
     }
 
     private void cancelKeepAlive() {
-        if (keepAliveTask != null) {
-            keepAliveTask.cancel(false);
-            keepAliveTask = null;
+        if (keptAlive) {
+            keptAlive = false;
+            ConnectionOutbox.of(ctx.channel()).stopKeepingAlive(this);
         }
     }
 
