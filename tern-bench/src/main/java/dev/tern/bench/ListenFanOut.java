@@ -39,8 +39,9 @@ import io.netty.channel.nio.NioIoHandler;
  * connections coming from loopback addresses 127.0.0.2 and up (at most {@code perAddress} listens from each, within
  * the share a server gives one client); once every listen is acknowledged, samples the server's RSS and live heap
  * (after a full GC, through {@code jcmd}) and this process's; then calls a tool that changes the tool list and times,
- * from the call's send, the arrival of {@code notifications/tools/list_changed} on every listen. Bounded in count and
- * time; only a server on 127.0.0.1.
+ * from the call's send, the arrival of {@code notifications/tools/list_changed} on every listen, and the CPU time the
+ * server and this process took meanwhile (on a shared machine the times follow the load, the CPU much less). Bounded
+ * in count and time; only a server on 127.0.0.1.
  */
 public final class ListenFanOut {
     /** The most listens one run opens. */
@@ -73,12 +74,13 @@ public final class ListenFanOut {
 
     /**
      * What a run measured. Times are from the send of the call that changed the list to a listen's notification, in
-     * milliseconds; {@code firstMs} includes the server's list-change debounce.
+     * milliseconds; {@code firstMs} includes the server's list-change debounce. {@code serverCpuMs} and
+     * {@code clientCpuMs}: CPU time from that send to the last notification (NaN when not known).
      */
     public record Result(String url, int requested, int acknowledged, int notified, int connections, int addresses,
             int streamsPerConnection, double openSeconds, Memory serverBefore, Memory serverWithListens,
             Memory clientWithListens, double callMs, double firstMs, double p50Ms, double p99Ms, double maxMs,
-            int errors, String firstError) {
+            double serverCpuMs, double clientCpuMs, int errors, String firstError) {
 
         /** Server RSS per open listen, in bytes. */
         public long rssPerListen() {
@@ -95,15 +97,17 @@ public final class ListenFanOut {
         public String markdown() {
             StringBuilder s = new StringBuilder();
             s.append("| listens | connections (streams each) | addresses | opened in | server RSS | server live heap "
-                    + "| per listen (RSS / heap) | client RSS | notified | fan-out first / p50 / p99 / last | errors |\n");
-            s.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                    + "| per listen (RSS / heap) | client RSS | notified | fan-out first / p50 / p99 / last "
+                    + "| fan-out CPU server / client | errors |\n");
+            s.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
             s.append(String.format(Locale.ROOT, "| %,d of %,d | %,d (%d) | %d | %.1f s | %s (%s before) | %s (%s before) "
-                    + "| %,d B / %s | %s | %,d | %.0f / %.0f / %.0f / %.0f ms | %d |%n", acknowledged, requested,
+                    + "| %,d B / %s | %s | %,d | %.0f / %.0f / %.0f / %.0f ms | %.0f / %.0f ms | %d |%n", acknowledged, requested,
                     connections, streamsPerConnection, addresses, openSeconds, mib(serverWithListens.rssBytes()),
                     mib(serverBefore.rssBytes()), mib(serverWithListens.liveHeapBytes()),
                     mib(serverBefore.liveHeapBytes()), rssPerListen(),
                     heapPerListen() < 0 ? "?" : String.format(Locale.ROOT, "%,d B", heapPerListen()),
-                    mib(clientWithListens.rssBytes()), notified, firstMs, p50Ms, p99Ms, maxMs, errors));
+                    mib(clientWithListens.rssBytes()), notified, firstMs, p50Ms, p99Ms, maxMs, serverCpuMs, clientCpuMs,
+                    errors));
             if (firstError != null) {
                 s.append("\nfirst error: ").append(firstError).append('\n');
             }
@@ -211,6 +215,9 @@ public final class ListenFanOut {
             caller = HttpClientEngine.builder(url).eventLoopGroup(group).responseTimeout(Duration.ofSeconds(30))
                     .build();
             log("calling %s", b.tool);
+            long self = ProcessHandle.current().pid();
+            ProcessSampler.Sample serverCpu = server == null ? null : server.sample();
+            ProcessSampler.Sample clientCpu = ProcessSampler.sample(self);
             long sent = System.nanoTime();
             HttpReply answer;
             try {
@@ -230,12 +237,14 @@ public final class ListenFanOut {
             if (!allNotified.await(wait, TimeUnit.NANOSECONDS)) {
                 log("%,d of %,d listens notified by the deadline", notified.get(), acknowledged.get());
             }
+            double serverCpuMs = cpuMs(serverCpu, server == null ? null : server.sample());
+            double clientCpuMs = cpuMs(clientCpu, ProcessSampler.sample(self));
             long[] times = Arrays.stream(notifiedAt).filter(t -> t != 0).map(t -> t - sent).sorted().toArray();
             log("%,d notified", times.length);
             return new Result(url.toString(), b.count, acknowledged.get(), times.length, engines.size(),
                     (engines.size() + connectionsPerAddress - 1) / connectionsPerAddress, perConnection, openSeconds,
                     before, withListens, client, callMs, ms(times, 0), ms(times, 0.50), ms(times, 0.99), ms(times, 1),
-                    errors.get(), firstError.get());
+                    serverCpuMs, clientCpuMs, errors.get(), firstError.get());
         } finally {
             closing.set(true);
             // All at once: one after another, each connection's close waits for its streams to end.
@@ -247,6 +256,10 @@ public final class ListenFanOut {
             }
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
         }
+    }
+
+    private static double cpuMs(ProcessSampler.Sample from, ProcessSampler.Sample to) {
+        return from == null || to == null ? Double.NaN : (to.cpuNanos() - from.cpuNanos()) / 1e6;
     }
 
     private static double ms(long[] sorted, double quantile) {

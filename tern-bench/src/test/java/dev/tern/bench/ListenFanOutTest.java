@@ -36,6 +36,8 @@ class ListenFanOutTest {
             assertThat(r.p99Ms()).isLessThanOrEqualTo(r.maxMs());
             assertThat(r.serverWithListens().rssBytes()).isEqualTo(-1); // no server process given to sample
             assertThat(r.clientWithListens().rssBytes()).isPositive();
+            assertThat(r.serverCpuMs()).isNaN(); // nor its CPU
+            assertThat(r.clientCpuMs()).isGreaterThanOrEqualTo(0);
             assertThat(r.markdown()).contains("| 200 of 200 | 4 (50) | 2 |");
         } finally {
             transport.close();

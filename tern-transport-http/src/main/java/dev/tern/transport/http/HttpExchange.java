@@ -79,7 +79,8 @@ final class HttpExchange {
     /** Made on first use: most exchanges add none. */
     private HttpHeaders extraHeaders;
     private Mode mode = Mode.PENDING;
-    private ScheduledFuture<?> keepAliveTask;
+    /** Whether the connection's {@link ConnectionOutbox} sends this exchange's stream keep-alive comments. */
+    private boolean keptAlive;
     private Duration streamKeepAlive;
     private Runnable onClientGone;
     private volatile ServerTiming timing;
@@ -95,6 +96,8 @@ final class HttpExchange {
     private volatile MessageCodec replyCodec;
     /** Written on the event loop and waiting for its {@link FlushBatch}; only the event loop reads or sets it. */
     private boolean flushPending;
+    /** Writes waiting in the connection's {@link ConnectionOutbox}: later writes queue behind them, keeping the order. */
+    private int deferred;
     /** Set once the exchange no longer counts among the requests in flight (it may count while it is not done). */
     private boolean slotGivenBack;
     /** Who sent the request, once an authorization server's token vouched for it. */
@@ -411,12 +414,12 @@ final class HttpExchange {
             ByteBuf primer = Unpooled.copiedBuffer(priming, StandardCharsets.UTF_8);
             write(new DefaultHttpContent(primer), primer.readableBytes(), false);
         }
-        if (!flushAfterTurn()) {
+        if (deferred == 0 && !flushAfterTurn()) {
             ctx.flush();
         }
         if (keepAliveEvery != null) {
-            keepAliveTask = ctx.executor().scheduleAtFixedRate(this::keepAlive, keepAliveEvery.toMillis(),
-                    keepAliveEvery.toMillis(), TimeUnit.MILLISECONDS);
+            keptAlive = true;
+            ConnectionOutbox.of(ctx.channel()).keepAlive(this, keepAliveEvery);
         }
     }
 
@@ -515,7 +518,8 @@ final class HttpExchange {
         write(new DefaultHttpContent(buf), size, true);
     }
 
-    private void keepAlive() {
+    /** Writes a keep-alive comment on the open stream; called by the connection's outbox, on the event loop. */
+    void keepAlive() {
         synchronized (this) {
             if (mode == Mode.SSE && ctx.channel().isActive() && ctx.channel().isWritable()) {
                 write(new DefaultHttpContent(Unpooled.wrappedBuffer(KEEP_ALIVE)), KEEP_ALIVE.length, true);
@@ -533,12 +537,23 @@ final class HttpExchange {
 
     /**
      * Writes (and flushes, if asked) one message, counting its bytes until the connection has taken them. On the event
-     * loop the flush waits for the end of the loop's turn ({@link FlushBatch}).
+     * loop the flush waits for the end of the loop's turn ({@link FlushBatch}); from another thread the message joins
+     * the connection's {@link ConnectionOutbox}, written and flushed with the other streams' by one task of the loop.
      */
     private io.netty.channel.ChannelFuture write(Object message, long bytes, boolean flush) {
         QUEUED.getAndAdd(this, bytes);
-        boolean batched = flush && flushAfterTurn();
-        io.netty.channel.ChannelFuture f = flush && !batched ? ctx.writeAndFlush(message) : ctx.write(message);
+        boolean batched;
+        io.netty.channel.ChannelFuture f;
+        if (deferred > 0 || !ctx.executor().inEventLoop()) {
+            io.netty.channel.ChannelPromise promise = ctx.newPromise();
+            deferred++;
+            ConnectionOutbox.of(ctx.channel()).add(this, message, promise);
+            f = promise;
+            batched = true;
+        } else {
+            batched = flush && flushAfterTurn();
+            f = flush && !batched ? ctx.writeAndFlush(message) : ctx.write(message);
+        }
         f.addListener(done -> {
             long left = (long) QUEUED.getAndAdd(this, -bytes) - bytes;
             COMPLETED_WRITES.getAndAdd(this, 1L);
@@ -561,6 +576,19 @@ final class HttpExchange {
             flushPending = FlushBatch.flushAfterTurn(this, ctx.executor());
         }
         return flushPending;
+    }
+
+    /** Writes a message {@link #write} left to the connection's outbox; called by it, on the event loop. */
+    synchronized void writeDeferred(Object message, io.netty.channel.ChannelPromise promise) {
+        deferred--;
+        ctx.write(message, promise);
+    }
+
+    /** The outbox flushed the connection after writing this exchange's messages: bytes left wait under watch. */
+    synchronized void flushedByOutbox() {
+        if (queued > 0 && ctx.channel().isActive()) {
+            watchUnlessWatched();
+        }
     }
 
     /** Flushes what this exchange wrote since the event loop's turn began; called by {@link FlushBatch}. */
@@ -654,7 +682,7 @@ final class HttpExchange {
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
-        if (ctx.executor().inEventLoop()) {
+        if (ctx.executor().inEventLoop() && deferred == 0) {
             writeResponse(response);
             done();
             return;
@@ -680,9 +708,9 @@ final class HttpExchange {
     }
 
     private void cancelKeepAlive() {
-        if (keepAliveTask != null) {
-            keepAliveTask.cancel(false);
-            keepAliveTask = null;
+        if (keptAlive) {
+            keptAlive = false;
+            ConnectionOutbox.of(ctx.channel()).stopKeepingAlive(this);
         }
     }
 

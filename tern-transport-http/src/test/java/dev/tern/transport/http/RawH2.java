@@ -317,6 +317,13 @@ final class RawH2 implements AutoCloseable {
         throw new IOException("no DATA on stream " + stream);
     }
 
+    /** The next frame, with SETTINGS and PING answered and the windows its DATA took given back. */
+    Frame nextAnswered() throws IOException {
+        Frame f = next();
+        answer(f);
+        return f;
+    }
+
     private void answer(Frame f) throws IOException {
         switch (f.type()) {
             case SETTINGS -> {
