@@ -27,6 +27,8 @@ final class Measurement implements ConnectionObserver {
     private final ConcurrentHistogram connect = histogram();
     private final ConcurrentHistogram tlsFull = histogram();
     private final ConcurrentHistogram tlsResumed = histogram();
+    private final LongAdder tlsFailed = new LongAdder();
+    private volatile String tlsFailure;
     private final ConcurrentHistogram parse = histogram();
     private final ConcurrentHistogram queue = histogram();
     private final ConcurrentHistogram exec = histogram();
@@ -136,11 +138,23 @@ final class Measurement implements ConnectionObserver {
         (resumed ? tlsResumed : tlsFull).recordValue(Math.max(1, handshakeNanos));
     }
 
+    @Override
+    public void tlsHandshakeFailed(String detail) {
+        tlsFailed.increment();
+        if (tlsFailure == null) {
+            tlsFailure = detail;
+        }
+    }
+
     /** Adopts connections reported before the run began (while the target was opened). */
     void adoptConnections(Measurement earlier) {
         connect.add(earlier.connect);
         tlsFull.add(earlier.tlsFull);
         tlsResumed.add(earlier.tlsResumed);
+        tlsFailed.add(earlier.tlsFailed.sum());
+        if (tlsFailure == null) {
+            tlsFailure = earlier.tlsFailure;
+        }
     }
 
     /** Ignores whatever completes from now on (a reply later than the run's drain deadline). */
@@ -191,9 +205,11 @@ final class Measurement implements ConnectionObserver {
         TlsFigures tls = null;
         long full = tlsFull.getTotalCount();
         long resumed = tlsResumed.getTotalCount();
-        if (full + resumed > 0) {
-            tls = new TlsFigures(full, resumed, Figures.round3(resumed / (double) (full + resumed)),
-                    Latency.of(tlsFull), Latency.of(tlsResumed));
+        long failed = tlsFailed.sum();
+        if (full + resumed + failed > 0) {
+            tls = new TlsFigures(full, resumed, full + resumed == 0 ? 0
+                    : Figures.round3(resumed / (double) (full + resumed)), Latency.of(tlsFull),
+                    Latency.of(tlsResumed), failed, tlsFailure);
         }
         ServerSplit split = serverTimed.sum() == 0 ? null : new ServerSplit(serverTimed.sum(), Latency.of(parse),
                 Latency.of(queue), Latency.of(exec), Latency.of(serialize));
