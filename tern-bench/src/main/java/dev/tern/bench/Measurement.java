@@ -128,18 +128,27 @@ final class Measurement implements ConnectionObserver {
         }
     }
 
+    // Connections reported once the run has closed are left out: summing a histogram up while it is recorded into
+    // fails (HdrHistogram's iteration checks its count), and a run that opens connections all through has late ones.
     @Override
     public void connected(long connectNanos) {
-        connect.recordValue(Math.max(1, connectNanos));
+        if (!closed) {
+            connect.recordValue(Math.max(1, connectNanos));
+        }
     }
 
     @Override
     public void tlsHandshake(long handshakeNanos, boolean resumed) {
-        (resumed ? tlsResumed : tlsFull).recordValue(Math.max(1, handshakeNanos));
+        if (!closed) {
+            (resumed ? tlsResumed : tlsFull).recordValue(Math.max(1, handshakeNanos));
+        }
     }
 
     @Override
     public void tlsHandshakeFailed(String detail) {
+        if (closed) {
+            return;
+        }
         tlsFailed.increment();
         if (tlsFailure == null) {
             tlsFailure = detail;
