@@ -8,6 +8,10 @@ public interface ConnectionObserver {
     /** A TLS handshake finished in {@code handshakeNanos}; {@code resumed} when an earlier session was resumed. */
     void tlsHandshake(long handshakeNanos, boolean resumed);
 
+    /** A new connection's TLS handshake failed (the requests waiting for it go to another connection or fail). */
+    default void tlsHandshakeFailed(String detail) {
+    }
+
     ConnectionObserver NONE = new ConnectionObserver() {
         @Override
         public void connected(long connectNanos) {

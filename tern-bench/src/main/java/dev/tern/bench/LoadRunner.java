@@ -72,6 +72,11 @@ public final class LoadRunner implements AutoCloseable {
                 public void tlsHandshake(long handshakeNanos, boolean resumed) {
                     current.tlsHandshake(handshakeNanos, resumed);
                 }
+
+                @Override
+                public void tlsHandshakeFailed(String detail) {
+                    current.tlsHandshakeFailed(detail);
+                }
             });
             opened = true;
             if (sampler == null && target.pid() > 0) {

@@ -103,7 +103,7 @@ final class MarkdownReport {
 
         Table.Builder conn = Table.builder("Connections and first byte", "run", "TTFB p50 ms", "TTFB p99 ms",
                 "connections", "connect p50 ms", "TLS full", "full p50 ms", "TLS resumed", "resumed p50 ms",
-                "resumption");
+                "resumption", "TLS failed");
         for (RunResult r : runs) {
             if (r.ttfb() == null && r.connect() == null && r.tls() == null) {
                 continue;
@@ -116,7 +116,8 @@ final class MarkdownReport {
                     tls == null ? "–" : latency(tls.fullHandshake(), Latency::p50Ms),
                     tls == null ? "–" : Figures.number(tls.resumed()),
                     tls == null ? "–" : latency(tls.resumedHandshake(), Latency::p50Ms),
-                    tls == null ? "–" : Math.round(tls.resumptionRate() * 100) + " %");
+                    tls == null ? "–" : Math.round(tls.resumptionRate() * 100) + " %",
+                    tls == null ? "–" : Figures.number(tls.failed()));
         }
         if (!conn.isEmpty()) {
             out.add(conn.note("Connections and handshakes include the warm-up.").build());

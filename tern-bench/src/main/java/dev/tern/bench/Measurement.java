@@ -26,6 +26,8 @@ final class Measurement implements ConnectionObserver {
     private final ConcurrentHistogram connect = histogram();
     private final ConcurrentHistogram tlsFull = histogram();
     private final ConcurrentHistogram tlsResumed = histogram();
+    private final LongAdder tlsFailed = new LongAdder();
+    private volatile String tlsFailure;
     /** The measured requests' figures; the warm-up's go to a tally of their own that no result reads. */
     private final Tally measuredTally = new Tally();
     /** By phase + 1: the warm-up's tally first, then the measured one for every rate step. */
@@ -151,14 +153,31 @@ final class Measurement implements ConnectionObserver {
         }
     }
 
+    // Connections reported once the run has closed are left out: summing a histogram up while it is recorded into
+    // fails (HdrHistogram's iteration checks its count), and a run that opens connections all through has late ones.
     @Override
     public void connected(long connectNanos) {
-        connect.recordValue(Math.max(1, connectNanos));
+        if (!closed) {
+            connect.recordValue(Math.max(1, connectNanos));
+        }
     }
 
     @Override
     public void tlsHandshake(long handshakeNanos, boolean resumed) {
-        (resumed ? tlsResumed : tlsFull).recordValue(Math.max(1, handshakeNanos));
+        if (!closed) {
+            (resumed ? tlsResumed : tlsFull).recordValue(Math.max(1, handshakeNanos));
+        }
+    }
+
+    @Override
+    public void tlsHandshakeFailed(String detail) {
+        if (closed) {
+            return;
+        }
+        tlsFailed.increment();
+        if (tlsFailure == null) {
+            tlsFailure = detail;
+        }
     }
 
     /** Adopts connections reported before the run began (while the target was opened). */
@@ -166,6 +185,10 @@ final class Measurement implements ConnectionObserver {
         connect.add(earlier.connect);
         tlsFull.add(earlier.tlsFull);
         tlsResumed.add(earlier.tlsResumed);
+        tlsFailed.add(earlier.tlsFailed.sum());
+        if (tlsFailure == null) {
+            tlsFailure = earlier.tlsFailure;
+        }
     }
 
     /** Ignores whatever completes from now on (a reply later than the run's drain deadline). */
@@ -217,9 +240,11 @@ final class Measurement implements ConnectionObserver {
         TlsFigures tls = null;
         long full = tlsFull.getTotalCount();
         long resumed = tlsResumed.getTotalCount();
-        if (full + resumed > 0) {
-            tls = new TlsFigures(full, resumed, Figures.round3(resumed / (double) (full + resumed)),
-                    Latency.of(tlsFull), Latency.of(tlsResumed));
+        long failed = tlsFailed.sum();
+        if (full + resumed + failed > 0) {
+            tls = new TlsFigures(full, resumed, full + resumed == 0 ? 0
+                    : Figures.round3(resumed / (double) (full + resumed)), Latency.of(tlsFull),
+                    Latency.of(tlsResumed), failed, tlsFailure);
         }
         ServerSplit split = t.serverTimed.sum() == 0 ? null : new ServerSplit(t.serverTimed.sum(), Latency.of(t.parse),
                 Latency.of(t.queue), Latency.of(t.exec), Latency.of(t.serialize));

@@ -166,6 +166,24 @@ class PiecesTest {
     }
 
     @Test
+    void connectionsReportedAfterTheRunClosedAreLeftOutOfItsFigures() {
+        Measurement m = new Measurement(0, 0, 1, Outcome.failed(Outcome.Status.TIMEOUT, "late"));
+        m.connected(1_000_000);
+        m.tlsHandshake(2_000_000, false);
+        m.close();
+        m.connected(3_000_000);
+        m.tlsHandshake(4_000_000, true);
+        m.tlsHandshakeFailed("late");
+
+        RunResult r = m.result("run", "target", "workload", LoadSpec.closedLoop(1, Duration.ofSeconds(1)),
+                java.util.List.of(1.0), null, java.util.List.of());
+        assertThat(r.connect().count()).isEqualTo(1);
+        assertThat(r.tls().full()).isEqualTo(1);
+        assertThat(r.tls().resumed()).isZero();
+        assertThat(r.tls().failed()).isZero();
+    }
+
+    @Test
     void commandLinesSplitLikeAShell() {
         assertThat(StdioMcpTarget.split("java -jar 'my server.jar' --x \"a b\" ''"))
                 .containsExactly("java", "-jar", "my server.jar", "--x", "a b", "");

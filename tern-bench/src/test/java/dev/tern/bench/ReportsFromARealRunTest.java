@@ -111,6 +111,52 @@ class ReportsFromARealRunTest {
     }
 
     @Test
+    void connectionsClosedAfterSomeRequestsAreMadeAnewEachWithItsHandshake() throws Exception {
+        HttpServerTransport tls = HttpServerTransport.builder(server).port(0).tls(t -> t.selfSigned()).build().start();
+        try {
+            HttpMcpTarget target = HttpMcpTarget.builder(java.net.URI.create(tls.url())).era(Era.MODERN)
+                    .http(dev.tern.bench.targets.HttpVersion.HTTP_1_1).insecure(true).connections(2)
+                    .requestsPerConnection(3).build();
+            try (LoadRunner runner = LoadRunner.of(target,
+                    Workload.of(Operation.callTool("get_user", "{\"id\":\"7\"}")))) {
+                RunResult r = runner.run("short", LoadSpec.closedLoop(2, Duration.ofSeconds(30)).withMaxRequests(60));
+
+                assertThat(r.errors()).as("%s", r.errorSamples()).isEmpty();
+                assertThat(r.ok()).isEqualTo(60);
+                assertThat(r.connect().count()).as("connections for 60 calls, 3 on each").isGreaterThanOrEqualTo(20);
+                assertThat(r.tls().full() + r.tls().resumed()).isEqualTo(r.connect().count());
+                assertThat(r.tls().failed()).isZero();
+                assertThat(r.tls().failureSample()).isNull();
+            }
+        } finally {
+            tls.close();
+        }
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> HttpMcpTarget.builder(
+                java.net.URI.create("https://127.0.0.1:1/mcp")).http(dev.tern.bench.targets.HttpVersion.H2)
+                .requestsPerConnection(3).build())).as("HTTP/2 has no Connection: close")
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aHandshakeThatFailsIsCountedAsFailed() throws Exception {
+        // TLS against the plaintext port: every handshake fails
+        java.net.URI plain = java.net.URI.create(transport.url().replaceFirst("^http:", "https:"));
+        HttpMcpTarget target = HttpMcpTarget.builder(plain).era(Era.MODERN)
+                .http(dev.tern.bench.targets.HttpVersion.HTTP_1_1).insecure(true).connections(1).build();
+        try (LoadRunner runner = LoadRunner.of(target,
+                Workload.of(Operation.callTool("get_user", "{\"id\":\"7\"}")))) {
+            RunResult r = runner.run("refused", LoadSpec.closedLoop(1, Duration.ofSeconds(30)).withMaxRequests(3));
+
+            assertThat(r.ok()).isZero();
+            assertThat(r.tls()).isNotNull();
+            assertThat(r.tls().full() + r.tls().resumed()).isZero();
+            assertThat(r.tls().failed()).isEqualTo(3);
+            assertThat(r.tls().failureSample()).isNotBlank();
+            assertThat(Reports.markdown(BenchResult.of("refused", null, List.of(r)))).contains("TLS failed");
+        }
+    }
+
+    @Test
     void jsonKeepsEveryFigure(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("modern.json");
         Reports.write(file, Reports.json(modern));

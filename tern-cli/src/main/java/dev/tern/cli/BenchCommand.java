@@ -98,6 +98,12 @@ final class BenchCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--insecure", description = "Trust any TLS certificate (self-signed development ones).")
     boolean insecure;
 
+    @CommandLine.Option(names = "--requests-per-connection", paramLabel = "N", defaultValue = "0",
+            description = "With --url over HTTP/1.1: every Nth request asks the server to close its connection, so "
+                    + "connections carry N requests on average and new ones (new TLS handshakes) are made all through "
+                    + "the run (default: connections stay open).")
+    int requestsPerConnection;
+
     @CommandLine.Option(names = "--rate", paramLabel = "N",
             description = "Open loop: requests per second (default when neither --rate nor --connections: 1000).")
     Double rate;
@@ -223,6 +229,11 @@ final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--header applies to HTTP targets (--url http[s]://..., --rest)");
             }
             parsedHeaders = parseHeaders(headers);
+            if (requestsPerConnection < 0 || requestsPerConnection > 0 && (url == null || McpClient.isWebSocket(url)
+                    || httpVersion() != HttpVersion.HTTP_1_1)) {
+                throw new IllegalArgumentException("--requests-per-connection: " + requestsPerConnection
+                        + " (expected: N > 0 with --url http[s]://... and --http 1.1)");
+            }
             load = workload();
             points = plan(requestTimeout);
             era();
@@ -425,7 +436,8 @@ final class BenchCommand implements Callable<Integer> {
                     http != null && httpVersion() != HttpVersion.HTTP_1_1);
         }
         HttpMcpTarget.Builder b = HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure)
-                .timeout(requestTimeout).connections(pool).encoding(wireFormat());
+                .timeout(requestTimeout).connections(pool).encoding(wireFormat())
+                .requestsPerConnection(requestsPerConnection);
         parsedHeaders.forEach(header -> b.header(header.getKey(), header.getValue()));
         if (tracer != null) {
             b.tracer(tracer);

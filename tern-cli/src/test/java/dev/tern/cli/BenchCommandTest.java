@@ -260,6 +260,21 @@ class BenchCommandTest {
     }
 
     @Test
+    void requestsPerConnectionMakesNewConnectionsThroughTheRunAndNeedsHttp11(@TempDir Path dir) throws Exception {
+        int code = bench("--url", transport.url(), "--rate", "100", "--duration", "1s", "--warmup", "0s", "-q",
+                "--era", "modern", "--requests-per-connection", "4", "--json", dir.resolve("r.json").toString());
+
+        assertThat(code).isZero();
+        RunResult run = Reports.readJson(dir.resolve("r.json")).runs().get(0);
+        assertThat(run.errors()).as("%s", run.errorSamples()).isEmpty();
+        assertThat(run.ok()).isEqualTo(100);
+        assertThat(run.connect().count()).as("connections for 100 calls, 4 on each").isGreaterThanOrEqualTo(25);
+        assertThat(bench("--url", transport.url(), "--http", "h2c", "--requests-per-connection", "4")).isEqualTo(2);
+        assertThat(bench("--rest", transport.url(), "--requests-per-connection", "4")).isEqualTo(2);
+        assertThat(bench("--url", transport.url(), "--requests-per-connection", "-1")).isEqualTo(2);
+    }
+
+    @Test
     void mistakesAreUsageErrors() {
         assertThat(bench("--rate", "10")).isEqualTo(2);
         assertThat(bench("--url", transport.url(), "--rest", transport.url())).isEqualTo(2);

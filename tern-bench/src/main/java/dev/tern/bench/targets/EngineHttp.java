@@ -37,6 +37,9 @@ final class EngineHttp implements AutoCloseable {
     private volatile ConnectionObserver observer = ConnectionObserver.NONE;
     /** Name and value pairs every request carries (say an Authorization header). */
     private final java.util.List<java.util.Map.Entry<String, String>> headers;
+    /** Every this many requests one asks the server to close its connection after answering; 0 never. */
+    private int closeEvery;
+    private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
 
     EngineHttp(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections) {
         this(uri, version, insecure, timeout, connections, java.util.List.of());
@@ -45,6 +48,7 @@ final class EngineHttp implements AutoCloseable {
     EngineHttp(URI uri, HttpVersion version, boolean insecure, Duration timeout, int connections,
             java.util.List<java.util.Map.Entry<String, String>> headers) {
         this.version = version;
+        boolean tls = "https".equalsIgnoreCase(uri.getScheme());
         this.headers = java.util.List.copyOf(headers);
         HttpClientEngine.Builder b = HttpClientEngine.builder(uri)
                 .eventLoopGroup(io)
@@ -63,13 +67,21 @@ final class EngineHttp implements AutoCloseable {
                             o.tlsHandshake(info.tlsHandshakeNanos(), info.tlsResumed());
                         }
                     }
+
+                    @Override
+                    public void connectFailed(Throwable cause) {
+                        // a refused or timed-out TCP connect is a ConnectException; anything after it is the handshake
+                        if (tls && !(cause instanceof java.net.ConnectException)) {
+                            observer.tlsHandshakeFailed(String.valueOf(cause));
+                        }
+                    }
                 });
         if (version == HttpVersion.HTTP_1_1) {
             b.maxConnections(connections);
         } else {
             b.maxConcurrentStreams(connections);
         }
-        if ("https".equalsIgnoreCase(uri.getScheme())) {
+        if (tls) {
             b.tls(insecure ? ClientTls.insecure() : ClientTls.system());
         }
         this.engine = b.build();
@@ -79,6 +91,19 @@ final class EngineHttp implements AutoCloseable {
         this.observer = o == null ? ConnectionObserver.NONE : o;
     }
 
+    /**
+     * HTTP/1.1: every {@code requests}-th request carries {@code Connection: close}, so that connections last that
+     * many requests on average and new ones (new TLS handshakes) are made throughout a run; 0 keeps them open.
+     */
+    EngineHttp closingEvery(int requests) {
+        if (requests < 0 || requests > 0 && version != HttpVersion.HTTP_1_1) {
+            throw new IllegalArgumentException("requests per connection: " + requests
+                    + " (expected: 0, or > 0 over HTTP/1.1)");
+        }
+        this.closeEvery = requests;
+        return this;
+    }
+
     ScheduledExecutorService ioThread() {
         return io.next();
     }
@@ -86,6 +111,9 @@ final class EngineHttp implements AutoCloseable {
     CompletableFuture<HttpReply> send(HttpCall call) {
         for (java.util.Map.Entry<String, String> header : headers) {
             call.header(header.getKey(), header.getValue());
+        }
+        if (closeEvery > 0 && sent.incrementAndGet() % closeEvery == 0) {
+            call.header("connection", "close");
         }
         return engine.send(call);
     }

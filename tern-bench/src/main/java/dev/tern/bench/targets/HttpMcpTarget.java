@@ -43,7 +43,8 @@ public final class HttpMcpTarget implements Target {
         this.uri = b.uri;
         this.era = b.era;
         this.timeout = b.timeout;
-        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections, b.headers);
+        this.http = new EngineHttp(b.uri, b.version, b.insecure, b.timeout, b.connections, b.headers)
+                .closingEvery(b.requestsPerConnection);
         this.binary = b.format.binary() ? new BinaryWire(b.format) : null;
         this.tracer = b.tracer;
     }
@@ -60,6 +61,7 @@ public final class HttpMcpTarget implements Target {
         private boolean insecure;
         private Duration timeout = Duration.ofSeconds(10);
         private int connections = 64;
+        private int requestsPerConnection;
         private WireFormat format = WireFormat.JSON;
         private final java.util.List<java.util.Map.Entry<String, String>> headers = new java.util.ArrayList<>();
         private ClientTracer tracer;
@@ -107,6 +109,18 @@ public final class HttpMcpTarget implements Target {
          */
         public Builder encoding(WireFormat value) {
             this.format = Objects.requireNonNull(value, "format");
+            return this;
+        }
+
+        /**
+         * HTTP/1.1: connections carry this many requests on average, then the server is asked to close them, so that
+         * new connections (and TLS handshakes) are made all through a run; 0 (the default) keeps them open.
+         */
+        public Builder requestsPerConnection(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("requestsPerConnection: " + value + " (expected: >= 0)");
+            }
+            this.requestsPerConnection = value;
             return this;
         }
 
