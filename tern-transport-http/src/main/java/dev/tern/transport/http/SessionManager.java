@@ -22,6 +22,9 @@ import dev.tern.server.SessionStore;
  */
 final class SessionManager {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Session, SessionTouch> TOUCHING =
+            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(Session.class, SessionTouch.class,
+                    "touching");
     private static final int MAX_ID_LENGTH = 128;
     private static final long SWEEP_ON_DEMAND_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
@@ -184,7 +187,8 @@ final class SessionManager {
             found.found(java.util.Objects.equals(s.principal, principal) ? s : null);
             return;
         }
-        store.touchAsync(s.id, idleTimeout).whenComplete((revision, failure) -> {
+        Executor loop = exchange.executor();
+        awaitTouch(s, loop, (revision, failure) -> {
             Runnable next = () -> {
                 Throwable cause = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
                         ? c.getCause() : failure;
@@ -205,11 +209,42 @@ final class SessionManager {
                 }
                 found.found(current);
             };
-            Executor loop = exchange.executor();
             if (loop instanceof io.netty.util.concurrent.EventExecutor e && e.inEventLoop()) {
                 next.run();
             } else {
                 HttpExchange.later(loop, next);
+            }
+        });
+    }
+
+    /**
+     * Has {@code waiter} told what a touch of the store answers for {@code s}: requests of one session that arrive
+     * while a touch waits to be sent share it, and it is sent once {@code loop} has served what it read in this turn.
+     */
+    private void awaitTouch(Session s, Executor loop, SessionTouch.Waiter waiter) {
+        while (true) {
+            SessionTouch pending = s.touching;
+            if (pending != null && pending.join(waiter)) {
+                return;
+            }
+            SessionTouch fresh = new SessionTouch(waiter);
+            if (TOUCHING.compareAndSet(s, pending, fresh)) {
+                HttpExchange.later(loop, () -> send(s, fresh));
+                return;
+            }
+        }
+    }
+
+    private void send(Session s, SessionTouch touch) {
+        List<SessionTouch.Waiter> waiters = touch.send();
+        TOUCHING.compareAndSet(s, touch, null);
+        store.touchAsync(s.id, idleTimeout).whenComplete((revision, failure) -> {
+            for (SessionTouch.Waiter w : waiters) {
+                try {
+                    w.touched(revision == null ? -1 : revision, failure);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "A request could not go on after its session's touch", e);
+                }
             }
         });
     }
