@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import dev.tern.server.StoreUnavailableException;
@@ -186,6 +189,37 @@ public final class Redis implements AutoCloseable {
             breaker.failed();
             throw new StoreUnavailableException("Redis is unavailable: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@link #call} without waiting: the commands' stage, completing on Lettuce's I/O thread (which must not be
+     * blocked), failed with {@link StoreUnavailableException} as {@link #call} throws it.
+     */
+    <T> CompletionStage<T> callAsync(
+            java.util.function.Function<RedisClusterAsyncCommands<String, byte[]>, CompletionStage<T>> commands) {
+        if (!breaker.allows()) {
+            return CompletableFuture.failedFuture(new StoreUnavailableException("Redis is unavailable (recent calls failed)"));
+        }
+        CompletionStage<T> sent;
+        try {
+            sent = commands.apply(async);
+        } catch (RedisException e) {
+            breaker.failed();
+            return CompletableFuture.failedFuture(new StoreUnavailableException("Redis is unavailable: " + e.getMessage(), e));
+        }
+        return sent.handle((result, failure) -> {
+            if (failure == null) {
+                breaker.succeeded();
+                return result;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                    : failure;
+            if (cause instanceof RedisException e) {
+                breaker.failed();
+                throw new StoreUnavailableException("Redis is unavailable: " + e.getMessage(), e);
+            }
+            throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+        });
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 
 import dev.tern.protocol.Json;
 import dev.tern.protocol.ProtocolVersion;
@@ -22,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Legacy sessions in Redis, one hash per session ({@code tern:{id}:s}: its principal, its state as JSON and a
  * revision counted up by every save), expiring when no node touched it for the idle timeout. A node serving a session
- * touches it once per request (one round trip, a script) and reloads it only when another node changed it.
+ * touches it once per request (one round trip, a script, awaited without holding a thread) and reloads it only when
+ * another node changed it.
  * Thread-safe.
  */
 public final class RedisSessionStore implements SessionStore {
@@ -79,6 +81,11 @@ public final class RedisSessionStore implements SessionStore {
     public long touch(String sessionId, Duration ttl) {
         Long revision = redis.call(c -> TOUCH.run(c, new String[] {Keys.session(sessionId)}, millis(ttl)));
         return revision;
+    }
+
+    @Override
+    public CompletionStage<Long> touchAsync(String sessionId, Duration ttl) {
+        return redis.callAsync(c -> TOUCH.runAsync(c, new String[] {Keys.session(sessionId)}, millis(ttl)));
     }
 
     @Override

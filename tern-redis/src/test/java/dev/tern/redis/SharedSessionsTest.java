@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.tern.protocol.model.CallToolResult;
+import dev.tern.protocol.model.LoggingLevel;
 import dev.tern.server.ToolSpec;
 import dev.tern.testing.RedisServer;
 
@@ -75,7 +76,13 @@ class SharedSessionsTest {
                         .inputSchema((tools.jackson.databind.node.ObjectNode) dev.tern.protocol.Json.mapper().readTree(
                                 "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}"))
                         .handler((ctx, args) -> CallToolResult.text("echo " + args.path("text").asString()))
-                        .build()));
+                        .build())
+                .tool(ToolSpec.builder("note").description("Logs a note at info and one at error.")
+                        .handler((ctx, args) -> {
+                            ctx.log(LoggingLevel.INFO, "an info note");
+                            ctx.log(LoggingLevel.ERROR, "an error note");
+                            return CallToolResult.text("noted");
+                        }).build()));
     }
 
     private HttpRequest.Builder post(TernNode node, String session, String body) {
@@ -151,6 +158,58 @@ class SharedSessionsTest {
 
         assertThat(new RedisSessionStore(a.redis()).load(session, Duration.ofMinutes(1)).orElseThrow().state()
                 .logLevel().wire()).isEqualTo("error");
+    }
+
+    @Test
+    void aLevelSetThroughOneNodeGovernsTheVeryNextCallOnTheOtherNodeHoldingTheSession() throws Exception {
+        String session = initialize(a);
+        String note = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"note\"}}";
+        assertThat(call(a, session, note).body()).as("A holds the session").contains("noted");
+
+        for (int i = 0; i < 10; i++) {
+            String level = i % 2 == 0 ? "error" : "info";
+            assertThat(call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\","
+                    + "\"params\":{\"level\":\"" + level + "\"}}").statusCode()).isEqualTo(200);
+
+            HttpResponse<String> onA = call(a, session, note);
+
+            assertThat(onA.statusCode()).isEqualTo(200);
+            assertThat(onA.body()).contains("an error note", "noted");
+            if (level.equals("error")) {
+                assertThat(onA.body()).as("level %s set through B, round %d", level, i).doesNotContain("an info note");
+            } else {
+                assertThat(onA.body()).as("level %s set through B, round %d", level, i).contains("an info note");
+            }
+        }
+    }
+
+    @Test
+    void concurrentCallsOfOneSessionThroughBothNodesAreAllAnswered() throws Exception {
+        String session = initialize(a);
+        List<java.util.concurrent.Future<List<String>>> clients = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            for (int c = 0; c < 8; c++) {
+                TernNode node = c % 2 == 0 ? a : b;
+                int client = c;
+                clients.add(pool.submit(() -> {
+                    List<String> bodies = new ArrayList<>();
+                    for (int i = 0; i < 25; i++) {
+                        String text = client + "-" + i;
+                        HttpResponse<String> r = call(node, session, "{\"jsonrpc\":\"2.0\",\"id\":\"" + text
+                                + "\",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":"
+                                + "{\"text\":\"" + text + "\"}}}");
+                        bodies.add(r.statusCode() + " " + r.body());
+                    }
+                    return bodies;
+                }));
+            }
+            for (int c = 0; c < clients.size(); c++) {
+                List<String> bodies = clients.get(c).get(60, TimeUnit.SECONDS);
+                for (int i = 0; i < bodies.size(); i++) {
+                    assertThat(bodies.get(i)).startsWith("200 ").contains("echo " + c + "-" + i);
+                }
+            }
+        }
     }
 
     @Test

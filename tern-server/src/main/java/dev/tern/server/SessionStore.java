@@ -2,6 +2,8 @@ package dev.tern.server;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +63,19 @@ public interface SessionStore {
      * changed it since), or {@code -1} when the session is gone.
      */
     long touch(String sessionId, Duration ttl);
+
+    /**
+     * {@link #touch} without waiting: the revision, or {@code -1}, or a failure with
+     * {@link StoreUnavailableException}. The stage may complete on a thread of the store's own, which its callers must
+     * not block; this default waits for {@link #touch} on the caller's thread.
+     */
+    default CompletionStage<Long> touchAsync(String sessionId, Duration ttl) {
+        try {
+            return CompletableFuture.completedFuture(touch(sessionId, ttl));
+        } catch (StoreUnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /** Forgets a session, on every node. */
     void remove(String sessionId);

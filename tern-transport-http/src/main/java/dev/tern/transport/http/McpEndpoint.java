@@ -217,22 +217,20 @@ final class McpEndpoint {
                         "Not Acceptable: a GET stream needs Accept: text/event-stream");
                 return;
             }
-            Session session = session(sessionId, headers, exchange);
-            if (session == null) {
-                return;
-            }
-            track(exchange);
-            boolean opened;
-            try {
-                opened = session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive());
-            } catch (StoreUnavailableException e) {
-                storeUnavailable(exchange);
-                return;
-            }
-            if (!opened) {
-                error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
-                        "Conflict: this session already has a GET stream open");
-            }
+            session(sessionId, headers, exchange, session -> {
+                track(exchange);
+                boolean opened;
+                try {
+                    opened = session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive());
+                } catch (StoreUnavailableException e) {
+                    storeUnavailable(exchange);
+                    return;
+                }
+                if (!opened) {
+                    error(exchange, HttpResponseStatus.CONFLICT, null, ErrorCodes.INVALID_REQUEST,
+                            "Conflict: this session already has a GET stream open");
+                }
+            });
             return;
         }
         if (method.equals(HttpMethod.DELETE)) {
@@ -240,17 +238,15 @@ final class McpEndpoint {
                 methodNotAllowed(exchange);
                 return;
             }
-            Session session = session(sessionId, headers, exchange);
-            if (session == null) {
-                return;
-            }
-            try {
-                sessions.remove(session, null);
-            } catch (StoreUnavailableException e) {
-                storeUnavailable(exchange);
-                return;
-            }
-            exchange.empty(HttpResponseStatus.OK);
+            session(sessionId, headers, exchange, session -> {
+                try {
+                    sessions.remove(session, null);
+                } catch (StoreUnavailableException e) {
+                    storeUnavailable(exchange);
+                    return;
+                }
+                exchange.empty(HttpResponseStatus.OK);
+            });
             return;
         }
         methodNotAllowed(exchange);
@@ -350,13 +346,14 @@ final class McpEndpoint {
             return;
         }
         if (sessionId != null && !isModern(headers, message)) {
-            Session session = session(sessionId, headers, exchange);
-            if (session != null && legacyVersionHeaderOk(headers, exchange)) {
-                if (auth != null) {
-                    session.caller(AuthCaller.of(exchange, auth));
+            session(sessionId, headers, exchange, session -> {
+                if (legacyVersionHeaderOk(headers, exchange)) {
+                    if (auth != null) {
+                        session.caller(AuthCaller.of(exchange, auth));
+                    }
+                    legacy(session, message, exchange);
                 }
-                legacy(session, message, exchange);
-            }
+            });
             return;
         }
         if (message instanceof JsonRpcRequest r && ProtocolRules.opensSession(r)) {
@@ -442,13 +439,15 @@ final class McpEndpoint {
 
     private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange) {
         String sessionId = headers.get(SESSION_ID);
-        Session session;
-        try {
-            session = sessionId == null ? null : sessions.find(sessionId, principal(headers, exchange), exchange);
-        } catch (StoreUnavailableException e) {
-            storeUnavailable(exchange);
-            return;
+        if (sessionId == null) {
+            batch(headers, batch, exchange, null);
+        } else {
+            sessions.find(sessionId, principal(headers, exchange), exchange,
+                    session -> batch(headers, batch, exchange, session), () -> storeUnavailable(exchange));
         }
+    }
+
+    private void batch(HttpHeaders headers, Decoded.Batch batch, HttpExchange exchange, Session session) {
         ProtocolVersion version = session == null ? null : session.channel().negotiatedVersion();
         if (version == null || !version.allowsBatches()) {
             refuse(exchange, null, ProtocolRules.batchRefused());
@@ -488,25 +487,25 @@ final class McpEndpoint {
         }
     }
 
-    /** The session of a request, if it exists and belongs to the request's principal; otherwise an error is sent. */
-    private Session session(String sessionId, HttpHeaders headers, HttpExchange exchange) {
+    /**
+     * Serves a request with its session, on the request's event loop once the session is found (a shared store may
+     * answer later); when it does not exist or belongs to another principal, an error is sent instead.
+     */
+    private void session(String sessionId, HttpHeaders headers, HttpExchange exchange,
+            java.util.function.Consumer<Session> then) {
         if (!SessionManager.wellFormed(sessionId)) {
             error(exchange, HttpResponseStatus.BAD_REQUEST, null, ErrorCodes.INVALID_REQUEST,
                     "Bad Request: malformed Mcp-Session-Id");
-            return null;
+            return;
         }
-        Session session;
-        try {
-            session = sessions.find(sessionId, principal(headers, exchange), exchange);
-        } catch (StoreUnavailableException e) {
-            storeUnavailable(exchange);
-            return null;
-        }
-        if (session == null) {
-            error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
-                    "Session not found: it expired or was deleted; initialize a new one");
-        }
-        return session;
+        sessions.find(sessionId, principal(headers, exchange), exchange, session -> {
+            if (session == null) {
+                error(exchange, HttpResponseStatus.NOT_FOUND, null, ErrorCodes.INVALID_REQUEST,
+                        "Session not found: it expired or was deleted; initialize a new one");
+            } else {
+                then.accept(session);
+            }
+        }, () -> storeUnavailable(exchange));
     }
 
     private boolean legacyVersionHeaderOk(HttpHeaders headers, HttpExchange exchange) {

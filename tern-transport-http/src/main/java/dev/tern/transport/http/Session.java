@@ -60,6 +60,8 @@ final class Session implements Outbound {
     private volatile Thread storeFailedOn;
     /** The revision of the state this node holds, as the {@link SessionStore} numbered it. */
     volatile long revision;
+    /** The touch of a shared store that this session's next requests join, until it is sent ({@link SessionManager}). */
+    volatile SessionTouch touching;
     private static final AtomicLongFieldUpdater<Session> STREAMS_OPENED =
             AtomicLongFieldUpdater.newUpdater(Session.class, "streamsOpened");
 

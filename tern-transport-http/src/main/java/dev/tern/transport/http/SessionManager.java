@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 import dev.tern.protocol.Decoded;
 import dev.tern.protocol.JsonRpcCodec;
@@ -20,6 +21,10 @@ import dev.tern.server.SessionStore;
  * shuts down forgets only its own copy. Thread-safe.
  */
 final class SessionManager {
+    private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
+    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Session, SessionTouch> TOUCHING =
+            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(Session.class, SessionTouch.class,
+                    "touching");
     private static final int MAX_ID_LENGTH = 128;
     private static final long SWEEP_ON_DEMAND_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
@@ -152,27 +157,105 @@ final class SessionManager {
         return true;
     }
 
+    /** What a lookup found, handed on the request's event loop. */
+    interface Found {
+        /** The session, or {@code null} when none exists that the request's principal may use. */
+        void found(Session session);
+    }
+
     /**
-     * The session {@code id} names, if it exists and {@code principal} opened it; with a shared store, one another
-     * node opened is taken up here, taking a place of the requesting client's share.
-     *
-     * @throws dev.tern.server.StoreUnavailableException when the shared store cannot answer
+     * Hands {@code found} the session {@code id} names, if it exists and {@code principal} opened it, or runs
+     * {@code unavailable} when the shared store cannot answer; either on the exchange's event loop. With a shared store,
+     * one another node opened is taken up here, taking a place of the requesting client's share, and one this node
+     * holds is checked against the store without holding the event loop while the store answers.
      */
-    Session find(String id, String principal, HttpExchange exchange) {
+    void find(String id, String principal, HttpExchange exchange, Found found, Runnable unavailable) {
         Session s = sessions.get(id);
-        if (s != null) {
-            s.touch();
-            if (store.shared() && !current(s)) {
-                return null;
+        if (s == null) {
+            Session taken;
+            try {
+                taken = store.shared() && ids.plausible(id) ? takeUp(id, principal, exchange) : null;
+            } catch (dev.tern.server.StoreUnavailableException e) {
+                unavailable.run();
+                return;
             }
-            return java.util.Objects.equals(s.principal, principal) ? s : null;
+            found.found(taken);
+            return;
         }
-        return store.shared() && ids.plausible(id) ? takeUp(id, principal, exchange) : null;
+        s.touch();
+        if (!store.shared()) {
+            found.found(java.util.Objects.equals(s.principal, principal) ? s : null);
+            return;
+        }
+        Executor loop = exchange.executor();
+        awaitTouch(s, loop, (revision, failure) -> {
+            Runnable next = () -> {
+                Throwable cause = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                        ? c.getCause() : failure;
+                Session current = null;
+                if (cause == null) {
+                    try {
+                        current = current(s, revision) && java.util.Objects.equals(s.principal, principal) ? s : null;
+                    } catch (RuntimeException e) {
+                        cause = e;
+                    }
+                }
+                if (cause != null) {
+                    if (!(cause instanceof dev.tern.server.StoreUnavailableException)) {
+                        LOG.log(System.Logger.Level.WARNING, "A session could not be checked against the store", cause);
+                    }
+                    unavailable.run();
+                    return;
+                }
+                found.found(current);
+            };
+            if (loop instanceof io.netty.util.concurrent.EventExecutor e && e.inEventLoop()) {
+                next.run();
+            } else {
+                HttpExchange.later(loop, next);
+            }
+        });
+    }
+
+    /**
+     * Has {@code waiter} told what a touch of the store answers for {@code s}: requests of one session that arrive
+     * while a touch waits to be sent share it, and it is sent once {@code loop} has served what it read in this turn.
+     */
+    private void awaitTouch(Session s, Executor loop, SessionTouch.Waiter waiter) {
+        while (true) {
+            SessionTouch pending = s.touching;
+            if (pending != null && pending.join(waiter)) {
+                return;
+            }
+            SessionTouch fresh = new SessionTouch(waiter);
+            if (TOUCHING.compareAndSet(s, pending, fresh)) {
+                HttpExchange.later(loop, () -> send(s, fresh));
+                return;
+            }
+        }
+    }
+
+    private void send(Session s, SessionTouch touch) {
+        List<SessionTouch.Waiter> waiters = touch.send();
+        TOUCHING.compareAndSet(s, touch, null);
+        store.touchAsync(s.id, idleTimeout).whenComplete((revision, failure) -> {
+            for (SessionTouch.Waiter w : waiters) {
+                try {
+                    w.touched(revision == null ? -1 : revision, failure);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "A request could not go on after its session's touch", e);
+                }
+            }
+        });
     }
 
     /** Whether a session this node holds still exists in the store; takes what other nodes changed. */
     private boolean current(Session s) {
-        long revision = store.touch(s.id, idleTimeout);
+        return current(s, store.touch(s.id, idleTimeout));
+    }
+
+    /** {@link #current(Session)} with the revision a touch of the store returned. */
+    private boolean current(Session s, long revision) {
         if (revision < 0) {
             drop(s, null);
             return false;
