@@ -63,7 +63,10 @@ class SharedSessionsTest {
     }
 
     private TernNode node() throws InterruptedException {
-        return TernNode.start(redisServer.uri(), false, (server, redis) -> server
+        return TernNode.start(redisServer.uri(), false, (server, redis) -> server.taskStore(new RedisTaskStore(redis))
+                .tool(ToolSpec.builder("later").description("Answers as a task when asked to.")
+                        .taskSupport(dev.tern.server.TaskSupport.OPTIONAL)
+                        .handler((ctx, args) -> CallToolResult.text("done later")).build())
                 .tool(ToolSpec.builder("steps").description("Progress, a pause, more progress, then the result.")
                         .handler((ctx, args) -> {
                             ctx.progress(1, 3.0, "one");
@@ -139,6 +142,25 @@ class SharedSessionsTest {
         assertThat(deleted.statusCode()).isEqualTo(200);
         assertThat(call(a, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
         assertThat(call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aTaskStartedInASessionThroughOneNodeIsTheSessionsOwnThroughTheOther() throws Exception {
+        String session = initialize(a);
+        String other = initialize(b);
+        HttpResponse<String> created = call(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"later\",\"arguments\":{},\"task\":{\"ttl\":60000}}}");
+        assertThat(created.statusCode()).isEqualTo(200);
+        String taskId = dev.tern.protocol.Json.mapper().readTree(created.body()).at("/result/task/taskId").asString("");
+        assertThat(taskId).as(created.body()).isNotEmpty();
+        String get = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/get\",\"params\":{\"taskId\":\"" + taskId + "\"}}";
+
+        HttpResponse<String> onB = call(b, session, get);
+        HttpResponse<String> anotherSession = call(b, other, get);
+
+        assertThat(onB.body()).as("the session's task, through the other node").contains("\"taskId\":\"" + taskId + "\"")
+                .doesNotContain("\"error\"");
+        assertThat(anotherSession.body()).as("another session's view of it").contains("Unknown task");
     }
 
     @Test

@@ -1,8 +1,12 @@
 package dev.tern.server;
 
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -62,12 +66,24 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
         this.pending = new PendingRequests(server.scheduler(), server.requestIdPrefix());
     }
 
-    /** Who owns the legacy tasks this channel starts. */
+    /**
+     * Who owns the legacy tasks this channel starts: its session, named by a digest of the session id (the id itself
+     * is a credential, and task records may sit in a shared store), or this channel alone when it has no session id.
+     */
     synchronized String ownerKey() {
         if (ownerKey == null) {
-            ownerKey = UUID.randomUUID().toString();
+            String sessionId = outbound.sessionId();
+            ownerKey = sessionId == null ? UUID.randomUUID().toString() : "session:" + sha256(sessionId);
         }
         return ownerKey;
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     /** Whether {@link #ownerKey()} was ever asked for, i.e. whether this channel can own a task. */

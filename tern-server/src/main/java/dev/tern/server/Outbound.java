@@ -81,6 +81,15 @@ public interface Outbound {
     }
 
     /**
+     * The id of the legacy session this outbound serves, the same on every node that serves it, or {@code null} (the
+     * default) when it serves a connection of its own. A session's tasks belong to the session, so that another node
+     * serving it finds them.
+     */
+    default @Nullable String sessionId() {
+        return null;
+    }
+
+    /**
      * The principal the messages received through this outbound come from (an HTTP request's resolved principal,
      * the one a session is bound to), or {@code null} when anonymous. Private cached results are kept per principal.
      */

@@ -295,6 +295,11 @@ final class Session implements Outbound {
     }
 
     @Override
+    public String sessionId() {
+        return id;
+    }
+
+    @Override
     public void served(RequestId request, long handlerStartedNanos, long handlerEndedNanos) {
         Stream stream = posts.get(request);
         HttpExchange sink = stream == null ? null : stream.sink;
