@@ -2,9 +2,6 @@ package dev.tern.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,9 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,8 +24,10 @@ import dev.tern.server.TaskSupport;
 import dev.tern.server.ToolSpec;
 import dev.tern.testing.RedisCluster;
 
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,8 +41,10 @@ class RedisClusterFailoverTest {
     private static final Duration NODE_TIMEOUT = Duration.ofMillis(1_000);
     private static final ObjectNode ANY_OBJECT = (ObjectNode) Json.mapper().readTree("{\"type\":\"object\"}");
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final List<Stream<String>> open = new ArrayList<>();
+    /** The capabilities of a 2026-07-28 client that takes tasks. */
+    private static final String TASKS = "{\"extensions\":{\"" + McpMeta.TASKS_EXTENSION + "\":{}}}";
+
+    private final McpHttp mcp = new McpHttp();
     private RedisCluster cluster;
     private TernNode a;
     private TernNode b;
@@ -58,7 +58,7 @@ class RedisClusterFailoverTest {
 
     @AfterEach
     void stop() {
-        open.forEach(Stream::close);
+        mcp.close();
         if (a != null) {
             a.close();
         }
@@ -86,10 +86,10 @@ class RedisClusterFailoverTest {
     void afterAMasterDiesItsReplicaTakesOverAndSessionsNoticesAndTasksWorkAgainWithoutARestart() throws Exception {
         List<String> sessions = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            sessions.add(initialize(i % 2 == 0 ? a : b));
+            sessions.add(mcp.initialize(i % 2 == 0 ? a : b));
         }
-        BlockingQueue<JsonNode> listenOnA = listen(a);
-        BlockingQueue<JsonNode> listenOnB = listen(b);
+        BlockingQueue<JsonNode> listenOnA = mcp.listen(a, "{\"toolsListChanged\":true}");
+        BlockingQueue<JsonNode> listenOnB = mcp.listen(b, "{\"toolsListChanged\":true}");
         cluster.awaitReplicated();
 
         int victim = masterWithASubscription();
@@ -112,7 +112,7 @@ class RedisClusterFailoverTest {
             allAnswered = true;
             for (int i = 0; i < sessions.size(); i++) {
                 long started = System.nanoTime();
-                HttpResponse<String> r = call(i % 2 == 0 ? b : a, sessions.get(i), "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                HttpResponse<String> r = mcp.call(i % 2 == 0 ? b : a, sessions.get(i), "{\"jsonrpc\":\"2.0\",\"id\":2,"
                         + "\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}");
                 slowestMillis = Math.max(slowestMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
                 statuses.merge(r.statusCode(), 1, Integer::sum);
@@ -143,16 +143,16 @@ class RedisClusterFailoverTest {
         // Notices published after the failover reach the other node's listeners, both ways.
         a.server().addTool(ToolSpec.builder("fromA").description("Added on a.")
                 .handler((ctx, args) -> CallToolResult.text("a")).build());
-        assertThat(nextNotification(listenOnB)).isEqualTo("notifications/tools/list_changed");
+        assertThat(McpHttp.next(listenOnB).path("method").asString()).isEqualTo("notifications/tools/list_changed");
         b.server().addTool(ToolSpec.builder("fromB").description("Added on b.")
                 .handler((ctx, args) -> CallToolResult.text("b")).build());
-        assertThat(nextNotification(listenOnA)).isEqualTo("notifications/tools/list_changed");
+        assertThat(McpHttp.next(listenOnA).path("method").asString()).isEqualTo("notifications/tools/list_changed");
 
         // New sessions and new tasks, each seen through the other node.
-        String fresh = initialize(a);
-        assertThat(call(b, fresh, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(200);
+        String fresh = mcp.initialize(a);
+        assertThat(mcp.call(b, fresh, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(200);
         for (int i = 0; i < 6; i++) {
-            JsonNode created = modern(a, "tools/call", "job", "\"name\":\"job\",\"arguments\":{}");
+            JsonNode created = mcp.modern(a, "tools/call", "job", TASKS, "\"name\":\"job\",\"arguments\":{}");
             assertThat(created.path("result").path("resultType").asString()).as("%s", created).isEqualTo("task");
             String taskId = created.path("result").path("taskId").asString();
             JsonNode task = awaitTerminal(b, taskId);
@@ -178,7 +178,7 @@ class RedisClusterFailoverTest {
             }
             for (int port : cluster.ports()) {
                 if (!masters.contains(port) && subscribers.get(port) > 0) {
-                    onNode(port, c -> c.clientKill(io.lettuce.core.KillArgs.Builder.typePubsub()));
+                    onNode(port, c -> c.clientKill(KillArgs.Builder.typePubsub()));
                 }
             }
             // both subscriptions back, wherever Lettuce put them
@@ -192,7 +192,7 @@ class RedisClusterFailoverTest {
         throw new AssertionError("no subscription to notices came to rest on a master");
     }
 
-    private static <T> T onNode(int port, java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, T> command) {
+    private static <T> T onNode(int port, Function<RedisCommands<String, String>, T> command) {
         RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
         try (StatefulRedisConnection<String, String> c = client.connect()) {
             return command.apply(c.sync());
@@ -204,7 +204,7 @@ class RedisClusterFailoverTest {
     private JsonNode awaitTerminal(TernNode node, String taskId) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
-            JsonNode task = modern(node, "tasks/get", taskId, "\"taskId\":\"" + taskId + "\"").path("result");
+            JsonNode task = mcp.modern(node, "tasks/get", taskId, TASKS, "\"taskId\":\"" + taskId + "\"").path("result");
             String status = task.path("status").asString();
             if (!status.equals("working") && !status.equals("input_required")) {
                 return task;
@@ -212,78 +212,5 @@ class RedisClusterFailoverTest {
             assertThat(System.nanoTime()).as("task %s finishes", taskId).isLessThan(deadline);
             Thread.sleep(20);
         }
-    }
-
-    /** A 2026-07-28 request that may create tasks, and its JSON reply. */
-    private JsonNode modern(TernNode node, String method, String name, String params) throws Exception {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(node.url()))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method)
-                .timeout(Duration.ofSeconds(20))
-                .POST(HttpRequest.BodyPublishers.ofString(modernBody(method, params)));
-        if (name != null) {
-            r.header("Mcp-Name", name);
-        }
-        HttpResponse<String> response = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return Json.mapper().readTree(response.body());
-    }
-
-    private static String modernBody(String method, String params) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"" + method + "\",\"params\":{\"_meta\":{"
-                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-                + "\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"" + McpMeta.TASKS_EXTENSION
-                + "\":{}}},\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}," + params + "}}";
-    }
-
-    private HttpResponse<String> call(TernNode node, String session, String body) throws Exception {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(node.url()))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(20));
-        if (session != null) {
-            r.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
-        }
-        return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private String initialize(TernNode node) throws Exception {
-        HttpResponse<String> init = call(node, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
-        assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
-        String session = init.headers().firstValue("mcp-session-id").orElseThrow();
-        assertThat(call(node, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
-                .isEqualTo(202);
-        return session;
-    }
-
-    /** A 2026-07-28 listen for tool list changes on {@code node}, acknowledged; its later messages. */
-    private BlockingQueue<JsonNode> listen(TernNode node) throws Exception {
-        HttpResponse<Stream<String>> response = http.send(HttpRequest.newBuilder(URI.create(node.url()))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "subscriptions/listen")
-                .POST(HttpRequest.BodyPublishers.ofString(modernBody("subscriptions/listen",
-                        "\"notifications\":{\"toolsListChanged\":true}")))
-                .timeout(Duration.ofSeconds(120)).build(), HttpResponse.BodyHandlers.ofLines());
-        assertThat(response.statusCode()).isEqualTo(200);
-        Stream<String> lines = response.body();
-        open.add(lines);
-        BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
-        Thread.startVirtualThread(() -> {
-            try {
-                lines.filter(l -> l.startsWith("data: ") && l.length() > 6)
-                        .forEach(l -> messages.add(Json.mapper().readTree(l.substring(6))));
-            } catch (RuntimeException closed) {
-                // the test is over
-            }
-        });
-        assertThat(nextNotification(messages)).isEqualTo("notifications/subscriptions/acknowledged");
-        return messages;
-    }
-
-    private static String nextNotification(BlockingQueue<JsonNode> stream) throws InterruptedException {
-        JsonNode m = stream.poll(10, TimeUnit.SECONDS);
-        assertThat(m).as("a message within 10 s").isNotNull();
-        return m.path("method").asString();
     }
 }
