@@ -17,6 +17,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -57,6 +58,11 @@ public final class Redis implements AutoCloseable {
     private final RedisClusterAsyncCommands<String, byte[]> async;
     private static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
 
+    /** The shortest time between two refreshes of a cluster's layout caused by redirections or lost connections. */
+    static final Duration ADAPTIVE_REFRESH_GAP = Duration.ofMillis(500);
+    /** How often a node learns a cluster's layout again with nothing having told it to. */
+    static final Duration PERIODIC_REFRESH = Duration.ofSeconds(30);
+
     private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
 
     private Redis(AbstractRedisClient client, ClientResources resources, StatefulConnection<String, byte[]> connection,
@@ -95,9 +101,11 @@ public final class Redis implements AutoCloseable {
                 RedisClusterClient c = RedisClusterClient.create(resources, cluster);
                 client = c;
                 c.setOptions(failFast(ClusterClientOptions.builder(), timeout)
-                        // a failover or a slot moved is learnt from the redirection or the lost connection it causes
-                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                .enableAllAdaptiveRefreshTriggers().build())
+                        .topologyRefreshOptions(topologyRefresh())
+                        // a master that failed over stays listed as failed: connecting to it again is pointless
+                        .nodeFilter(node -> !(node.is(RedisClusterNode.NodeFlag.FAIL)
+                                || node.is(RedisClusterNode.NodeFlag.NOADDR)
+                                || node.is(RedisClusterNode.NodeFlag.HANDSHAKE)))
                         .build());
                 var connection = c.connect(CODEC);
                 // Lettuce opens its connection to a master on first use and rejects the commands sent meanwhile
@@ -124,12 +132,30 @@ public final class Redis implements AutoCloseable {
         }
     }
 
-    /** Reconnecting by itself, and failing commands at once while disconnected rather than queueing them. */
+    /**
+     * Reconnecting by itself, failing commands at once while disconnected rather than queueing them, and giving up
+     * on a connection attempt (to a host that vanished, say) within the command timeout.
+     */
     private static <B extends ClientOptions.Builder> B failFast(B options, Duration timeout) {
         options.autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout));
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
         return options;
+    }
+
+    /**
+     * When the node learns the cluster's layout again: on a redirection or a lost connection (a failover, slots
+     * moved), at most once per {@link #ADAPTIVE_REFRESH_GAP}, and every {@link #PERIODIC_REFRESH} besides.
+     */
+    static ClusterTopologyRefreshOptions topologyRefresh() {
+        return ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
+                // the first refresh after a master died still names it; the one after its replica took over must not wait
+                .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_GAP)
+                .refreshTriggersReconnectAttempts(2)
+                .enablePeriodicRefresh(PERIODIC_REFRESH)
+                .build();
     }
 
     /** The seed nodes of a {@code redis-cluster://} URI, or null for one of a single server. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -45,10 +44,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class RedisClusterTest {
     private static RedisCluster cluster;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final McpHttp mcp = new McpHttp();
+    private final HttpClient http = mcp.client();
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger computed = new AtomicInteger();
-    private final List<Stream<String>> open = new ArrayList<>();
     private TernNode a;
     private TernNode b;
 
@@ -73,7 +72,7 @@ class RedisClusterTest {
     @AfterEach
     void stopNodes() {
         release.countDown();
-        open.forEach(Stream::close);
+        mcp.close();
         if (a != null) {
             a.close();
         }
@@ -107,11 +106,11 @@ class RedisClusterTest {
     void sessionsOpenedOnOneNodeAreServedByTheOtherAndSpreadOverTheMasters() throws Exception {
         List<String> sessions = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            sessions.add(initialize(a));
+            sessions.add(mcp.initialize(a));
         }
 
         for (String session : sessions) {
-            HttpResponse<String> onB = call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+            HttpResponse<String> onB = mcp.call(b, session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
                     + "\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}");
             assertThat(onB.statusCode()).isEqualTo(200);
             assertThat(onB.body()).contains("echo hi");
@@ -136,11 +135,11 @@ class RedisClusterTest {
 
     @Test
     void aSessionDeletedOnOneNodeIsGoneOnTheOtherWithItsStreams() throws Exception {
-        String session = initialize(a);
-        HttpResponse<Stream<String>> streamed = http.send(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+        String session = mcp.initialize(a);
+        HttpResponse<Stream<String>> streamed = http.send(mcp.post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
                 + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
                 .build(), HttpResponse.BodyHandlers.ofLines());
-        open.add(streamed.body());
+        mcp.keep(streamed);
         readUntil(streamed.body().iterator(), "\"message\":\"one\"");
         assertThat(a.redis().commands().keys("tern:{" + session + "}:*")).as("the session and its events")
                 .hasSizeGreaterThanOrEqualTo(3);
@@ -150,14 +149,14 @@ class RedisClusterTest {
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(deleted.statusCode()).isEqualTo(200);
-        assertThat(call(a, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
+        assertThat(mcp.call(a, session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").statusCode()).isEqualTo(404);
         assertThat(b.redis().commands().keys("tern:{" + session + "}:*")).isEmpty();
     }
 
     @Test
     void aStreamLostOnOneNodeIsResumedOnTheOtherWithExactlyTheMissedEvents() throws Exception {
-        String session = initialize(a);
-        HttpResponse<Stream<String>> streamed = http.send(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+        String session = mcp.initialize(a);
+        HttpResponse<Stream<String>> streamed = http.send(mcp.post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
                 + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
                 .build(), HttpResponse.BodyHandlers.ofLines());
         List<String> before = readUntil(streamed.body().iterator(), "\"message\":\"one\"");
@@ -170,7 +169,7 @@ class RedisClusterTest {
                 .header("Accept", "text/event-stream").header("Mcp-Session-Id", session)
                 .header("MCP-Protocol-Version", "2025-11-25").header("Last-Event-ID", lastSeen)
                 .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofLines());
-        open.add(resumed.body());
+        mcp.keep(resumed);
 
         assertThat(resumed.statusCode()).isEqualTo(200);
         String data = String.join("\n", readUntil(resumed.body().iterator(), "all steps done"));
@@ -181,17 +180,12 @@ class RedisClusterTest {
 
     @Test
     void aListChangeOnOneNodeReachesAListenOnTheOtherOnce() throws Exception {
-        BlockingQueue<JsonNode> listen = sse(HttpRequest.newBuilder(URI.create(a.url()))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "subscriptions/listen")
-                .POST(HttpRequest.BodyPublishers.ofString(modernBody("subscriptions/listen",
-                        "\"notifications\":{\"toolsListChanged\":true}"))));
-        assertThat(next(listen).path("method").asString()).isEqualTo("notifications/subscriptions/acknowledged");
+        BlockingQueue<JsonNode> listen = mcp.listen(a, "{\"toolsListChanged\":true}");
 
         b.server().addTool(ToolSpec.builder("added").description("Added at run time.")
                 .handler((ctx, args) -> CallToolResult.text("added")).build());
 
-        assertThat(next(listen).path("method").asString()).isEqualTo("notifications/tools/list_changed");
+        assertThat(McpHttp.next(listen).path("method").asString()).isEqualTo("notifications/tools/list_changed");
         assertThat(listen.poll(500, TimeUnit.MILLISECONDS)).as("nothing arrives twice").isNull();
     }
 
@@ -232,91 +226,22 @@ class RedisClusterTest {
 
     @Test
     void aPublicResultOneNodeComputedIsServedByTheOtherFromTheCluster() throws Exception {
-        String first = text(send(a, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":1}"));
-        String onB = text(send(b, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":1}"));
-        String other = text(send(b, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":2}"));
+        String first = text(mcp.modern(a, "tools/call", "computed", "{}", "\"name\":\"computed\",\"arguments\":{\"k\":1}"));
+        String onB = text(mcp.modern(b, "tools/call", "computed", "{}", "\"name\":\"computed\",\"arguments\":{\"k\":1}"));
+        String other = text(mcp.modern(b, "tools/call", "computed", "{}", "\"name\":\"computed\",\"arguments\":{\"k\":2}"));
 
         assertThat(first).isEqualTo("run 1");
         assertThat(onB).as("served from Redis, not run again").isEqualTo("run 1");
         assertThat(other).as("other arguments run").isEqualTo("run 2");
 
         a.server().invalidateTool("computed");
-        assertThat(text(send(a, "tools/call", "computed", "\"name\":\"computed\",\"arguments\":{\"k\":1}")))
+        assertThat(text(mcp.modern(a, "tools/call", "computed", "{}", "\"name\":\"computed\",\"arguments\":{\"k\":1}")))
                 .as("after the invalidation, the old result is not found in Redis").isEqualTo("run 3");
     }
 
     private static String text(JsonNode reply) {
         assertThat(reply.has("result")).as("%s", reply).isTrue();
         return reply.path("result").path("content").get(0).path("text").asString();
-    }
-
-    /** A 2026-07-28 request and its JSON reply. */
-    private JsonNode send(TernNode node, String method, String name, String params) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(node.url()))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", method).header("Mcp-Name", name)
-                .timeout(Duration.ofSeconds(20))
-                .POST(HttpRequest.BodyPublishers.ofString(modernBody(method, params))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return Json.mapper().readTree(r.body());
-    }
-
-    private static String modernBody(String method, String params) {
-        return "{\"jsonrpc\":\"2.0\",\"id\":\"m1\",\"method\":\"" + method + "\",\"params\":{\"_meta\":{"
-                + "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-                + "\"io.modelcontextprotocol/clientCapabilities\":{},"
-                + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}," + params + "}}";
-    }
-
-    private HttpRequest.Builder post(TernNode node, String session, String body) {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(node.url()))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(20));
-        if (session != null) {
-            r.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
-        }
-        return r;
-    }
-
-    private HttpResponse<String> call(TernNode node, String session, String body) throws Exception {
-        return http.send(post(node, session, body).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private String initialize(TernNode node) throws Exception {
-        HttpResponse<String> init = call(node, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                + "\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
-        assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
-        String session = init.headers().firstValue("mcp-session-id").orElseThrow();
-        assertThat(call(node, session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode())
-                .isEqualTo(202);
-        return session;
-    }
-
-    /** Opens an SSE stream and hands its messages to the returned queue as they come. */
-    private BlockingQueue<JsonNode> sse(HttpRequest.Builder request) throws Exception {
-        HttpResponse<Stream<String>> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofLines());
-        assertThat(response.statusCode()).isEqualTo(200);
-        Stream<String> lines = response.body();
-        open.add(lines);
-        BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
-        Thread.startVirtualThread(() -> {
-            try {
-                lines.filter(l -> l.startsWith("data: ") && l.length() > 6)
-                        .forEach(l -> messages.add(Json.mapper().readTree(l.substring(6))));
-            } catch (RuntimeException closed) {
-                // the test is over
-            }
-        });
-        return messages;
-    }
-
-    private static JsonNode next(BlockingQueue<JsonNode> stream) throws InterruptedException {
-        JsonNode m = stream.poll(10, TimeUnit.SECONDS);
-        assertThat(m).as("a message within 10 s").isNotNull();
-        return m;
     }
 
     private static List<String> readUntil(Iterator<String> lines, String marker) {

@@ -4,15 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.tern.protocol.ErrorCodes;
 import dev.tern.protocol.Json;
@@ -32,32 +38,59 @@ import dev.tern.server.TaskRecord;
 import dev.tern.server.TaskStatus;
 import dev.tern.server.TaskSupport;
 import dev.tern.server.ToolSpec;
+import dev.tern.testing.RedisCluster;
 import dev.tern.testing.RedisServer;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 
 import tools.jackson.databind.node.ObjectNode;
 
-/** Two nodes' tasks in one Redis: a task one node runs is seen, awaited, listed and cancelled through the other. */
+/**
+ * Two nodes' tasks in one Redis: a task one node runs is seen, awaited, listed and cancelled through the other. Each
+ * test runs on one Redis server and again on a three-master Redis Cluster, where a task's key and its owner's set lie
+ * in different slots.
+ */
+@ParameterizedClass(name = "on {0}")
+@EnumSource(SharedTasksTest.Backend.class)
 class SharedTasksTest {
     private static final String EXTENSION = McpMeta.TASKS_EXTENSION;
     private static final ObjectNode ANY_OBJECT = (ObjectNode) Json.mapper().readTree("{\"type\":\"object\"}");
 
+    /** The Redis both nodes share. */
+    enum Backend {
+        ONE_SERVER, CLUSTER
+    }
+
+    @Parameter
+    Backend backend;
+
     private static RedisServer server;
+    private static RedisCluster cluster;
     private static Redis redisA;
     private static Redis redisB;
 
     private final AtomicInteger runs = new AtomicInteger();
     private final AtomicInteger interrupted = new AtomicInteger();
-    private final java.util.List<AutoCloseable> toClose = new java.util.ArrayList<>();
+    private final List<AutoCloseable> toClose = new ArrayList<>();
     private volatile CountDownLatch release = new CountDownLatch(0);
 
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        redisA = Redis.connect(server.uri());
-        redisB = Redis.connect(server.uri());
+    @BeforeParameterizedClassInvocation
+    static void start(Backend backend) {
+        String uri;
+        if (backend == Backend.CLUSTER) {
+            cluster = RedisCluster.start();
+            uri = cluster.uri();
+        } else {
+            server = RedisServer.start();
+            uri = server.uri();
+        }
+        redisA = Redis.connect(uri);
+        redisB = Redis.connect(uri);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         if (redisA != null) {
             redisA.close();
@@ -67,6 +100,49 @@ class SharedTasksTest {
         }
         if (server != null) {
             server.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+        redisA = redisB = null;
+        server = null;
+        cluster = null;
+    }
+
+    /** The plain URIs of the servers holding keys: the one server, or each master of the cluster. */
+    private static List<String> masters() {
+        return server != null ? List.of(server.uri())
+                : cluster.masters().stream().map(p -> "redis://127.0.0.1:" + p).toList();
+    }
+
+    /** Runs {@code command} on every server holding keys and gives its answers. */
+    private static <T> List<T> onEveryMaster(
+            Function<RedisCommands<String, String>, T> command) {
+        List<T> answers = new ArrayList<>();
+        for (String uri : masters()) {
+            RedisClient client = RedisClient.create(uri);
+            try (StatefulRedisConnection<String, String> c = client.connect()) {
+                answers.add(command.apply(c.sync()));
+            } finally {
+                client.shutdown();
+            }
+        }
+        return answers;
+    }
+
+    private static void stopRedis() {
+        if (server != null) {
+            server.stop();
+        } else {
+            cluster.stop();
+        }
+    }
+
+    private static void startRedisAgain() {
+        if (server != null) {
+            server.startAgain();
+        } else {
+            cluster.startAgain();
         }
     }
 
@@ -205,7 +281,7 @@ class SharedTasksTest {
     void aTaskCreatedCompletedAndReadOnceCostsFiveRoundTrips() throws Exception {
         try (McpServer a = node(redisA); McpServer b = node(redisB)) {
             awaitTerminal(a, startTask(a, "warm-up"));
-            redisA.call(r -> r.configResetstat());
+            onEveryMaster(r -> r.configResetstat());
             String taskId = startTask(a, "counted");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             // GETRANGE is no command a store sends, so waiting with it leaves the counts alone.
@@ -216,21 +292,23 @@ class SharedTasksTest {
             }
             Thread.sleep(100);
             assertThat(get(b, taskId).path("status").asString()).isEqualTo("completed");
-            String stats = redisA.call(r -> r.info("commandstats"));
+            String stats = String.join("\n", onEveryMaster(r -> r.info("commandstats")));
             assertThat(calls(stats, "set")).as("SET GET on creation and on completion").isEqualTo(2);
             assertThat(calls(stats, "evalsha") + calls(stats, "eval")).as("indexing the new task").isEqualTo(1);
             assertThat(calls(stats, "get")).as("completion's read, then tasks/get").isEqualTo(2);
         }
     }
 
+    /** How often {@code command} ran, summed over the servers' statistics. */
     private static long calls(String commandStats, String command) {
+        long calls = 0;
         for (String line : commandStats.split("\r?\n")) {
             if (line.startsWith("cmdstat_" + command + ":calls=")) {
                 String rest = line.substring(("cmdstat_" + command + ":calls=").length());
-                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
+                calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
             }
         }
-        return 0;
+        return calls;
     }
 
     @Test
@@ -271,7 +349,7 @@ class SharedTasksTest {
     @Test
     void withRedisDownCreatingATaskFailsFastInsteadOfWaiting() throws Exception {
         try (McpServer a = node(redisA)) {
-            server.stop();
+            stopRedis();
             try {
                 for (int i = 0; i < 5; i++) {
                     long started = System.nanoTime();
@@ -284,7 +362,7 @@ class SharedTasksTest {
                 }
                 assertThat(runs).as("no handler ran for a task that could not be saved").hasValue(0);
             } finally {
-                server.startAgain();
+                startRedisAgain();
             }
         }
     }
