@@ -235,21 +235,7 @@ public final class RedisTaskQueue implements TaskQueue {
 
     /** Keeps this node's entries from looking idle and its leases from expiring while their tasks run. */
     private void renew() {
-        List<Map.Entry<String, Running>> all = List.copyOf(running.entrySet());
-        for (int from = 0; from < all.size(); from += RENEW_BATCH) {
-            List<Map.Entry<String, Running>> batch = all.subList(from, Math.min(all.size(), from + RENEW_BATCH));
-            String[] keys = new String[batch.size() + 1];
-            byte[][] args = new byte[batch.size() + 3][];
-            keys[0] = Keys.TASK_QUEUE;
-            args[0] = bytes(GROUP);
-            args[1] = consumerBytes;
-            args[2] = bytes(Long.toString(idle.toMillis()));
-            for (int i = 0; i < batch.size(); i++) {
-                keys[i + 1] = Keys.taskLease(batch.get(i).getValue().taskId());
-                args[i + 3] = bytes(batch.get(i).getKey());
-            }
-            redis.call(c -> RENEW.run(c, keys, args));
-        }
+        runInBatches(RENEW, List.copyOf(running.entrySet()));
     }
 
     private void claim() {
@@ -387,6 +373,11 @@ public final class RedisTaskQueue implements TaskQueue {
     }
 
     private void handBack(List<Map.Entry<String, Running>> entries) {
+        runInBatches(HAND_BACK, entries);
+    }
+
+    /** Runs {@code script} over the entries and leases of {@code entries}, {@value #RENEW_BATCH} at a time. */
+    private void runInBatches(Script script, List<Map.Entry<String, Running>> entries) {
         for (int from = 0; from < entries.size(); from += RENEW_BATCH) {
             List<Map.Entry<String, Running>> batch = entries.subList(from, Math.min(entries.size(), from + RENEW_BATCH));
             String[] keys = new String[batch.size() + 1];
@@ -399,7 +390,7 @@ public final class RedisTaskQueue implements TaskQueue {
                 keys[i + 1] = Keys.taskLease(batch.get(i).getValue().taskId());
                 args[i + 3] = bytes(batch.get(i).getKey());
             }
-            redis.call(c -> HAND_BACK.run(c, keys, args));
+            redis.call(c -> script.run(c, keys, args));
         }
     }
 }
