@@ -18,14 +18,21 @@ class SessionIdsTest {
         assertThat(ids.plausible("made-up")).isTrue();
     }
 
+    /** A character of the id's alphabet other than {@code c}, so that a changed id never equals the real one. */
+    private static char otherThan(char c) {
+        return c == 'A' ? 'B' : 'A';
+    }
+
     @Test
     void signedIdsAreAcceptedByEveryNodeWithTheKeyAndMadeUpOnesAreNot() {
         String id = new SessionIds(List.of(NEW)).next();
         SessionIds other = new SessionIds(List.of(NEW));
 
         assertThat(other.plausible(id)).isTrue();
-        assertThat(other.plausible(id.substring(0, id.length() - 2) + "AA")).isFalse();
-        assertThat(other.plausible("A" + id.substring(1))).isFalse();
+        int signature = id.indexOf('.') + 1;
+        assertThat(other.plausible(id.substring(0, signature) + otherThan(id.charAt(signature))
+                + id.substring(signature + 1))).as("its signature changed").isFalse();
+        assertThat(other.plausible(otherThan(id.charAt(0)) + id.substring(1))).as("its random part changed").isFalse();
         assertThat(other.plausible("no-dot")).isFalse();
         assertThat(other.plausible("!!.??")).isFalse();
         assertThat(new SessionIds(List.of(OLD)).plausible(id)).isFalse();
