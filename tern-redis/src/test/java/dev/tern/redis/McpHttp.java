@@ -7,6 +7,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -121,5 +123,29 @@ final class McpHttp implements AutoCloseable {
     @Override
     public void close() {
         open.forEach(Stream::close);
+    }
+
+    /** The lines of an SSE stream up to and including the first that contains {@code marker}. */
+    static List<String> readUntil(Iterator<String> lines, String marker) {
+        List<String> seen = new ArrayList<>();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            seen.add(line);
+            if (line.contains(marker)) {
+                return seen;
+            }
+        }
+        return seen;
+    }
+
+    /** The id of the last event among {@code lines}, or {@code null}. */
+    static String lastId(List<String> lines) {
+        String id = null;
+        for (String l : lines) {
+            if (l.startsWith("id: ")) {
+                id = l.substring(4);
+            }
+        }
+        return id;
     }
 }

@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -140,7 +139,7 @@ class RedisClusterTest {
                 + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
                 .build(), HttpResponse.BodyHandlers.ofLines());
         mcp.keep(streamed);
-        readUntil(streamed.body().iterator(), "\"message\":\"one\"");
+        McpHttp.readUntil(streamed.body().iterator(), "\"message\":\"one\"");
         assertThat(a.redis().commands().keys("tern:{" + session + "}:*")).as("the session and its events")
                 .hasSizeGreaterThanOrEqualTo(3);
 
@@ -159,8 +158,8 @@ class RedisClusterTest {
         HttpResponse<Stream<String>> streamed = http.send(mcp.post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
                 + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
                 .build(), HttpResponse.BodyHandlers.ofLines());
-        List<String> before = readUntil(streamed.body().iterator(), "\"message\":\"one\"");
-        String lastSeen = lastId(before);
+        List<String> before = McpHttp.readUntil(streamed.body().iterator(), "\"message\":\"one\"");
+        String lastSeen = McpHttp.lastId(before);
         streamed.body().close();
         release.countDown();
         Thread.sleep(300);
@@ -172,7 +171,7 @@ class RedisClusterTest {
         mcp.keep(resumed);
 
         assertThat(resumed.statusCode()).isEqualTo(200);
-        String data = String.join("\n", readUntil(resumed.body().iterator(), "all steps done"));
+        String data = String.join("\n", McpHttp.readUntil(resumed.body().iterator(), "all steps done"));
         assertThat(data).doesNotContain("\"message\":\"one\"").contains("\"message\":\"two\"", "\"message\":\"three\"",
                 "all steps done");
         assertThat(data.indexOf("\"message\":\"two\"")).isLessThan(data.indexOf("\"message\":\"three\""));
@@ -242,27 +241,5 @@ class RedisClusterTest {
     private static String text(JsonNode reply) {
         assertThat(reply.has("result")).as("%s", reply).isTrue();
         return reply.path("result").path("content").get(0).path("text").asString();
-    }
-
-    private static List<String> readUntil(Iterator<String> lines, String marker) {
-        List<String> seen = new ArrayList<>();
-        while (lines.hasNext()) {
-            String line = lines.next();
-            seen.add(line);
-            if (line.contains(marker)) {
-                return seen;
-            }
-        }
-        return seen;
-    }
-
-    private static String lastId(List<String> lines) {
-        String id = null;
-        for (String l : lines) {
-            if (l.startsWith("id: ")) {
-                id = l.substring(4);
-            }
-        }
-        return id;
     }
 }

@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -240,8 +239,8 @@ class SharedSessionsTest {
         HttpResponse<Stream<String>> streamed = http.send(post(a, session, "{\"jsonrpc\":\"2.0\",\"id\":2,"
                 + "\"method\":\"tools/call\",\"params\":{\"name\":\"steps\",\"_meta\":{\"progressToken\":\"p\"}}}")
                 .build(), HttpResponse.BodyHandlers.ofLines());
-        List<String> before = readUntil(streamed.body().iterator(), "\"message\":\"one\"");
-        String lastSeen = lastId(before);
+        List<String> before = McpHttp.readUntil(streamed.body().iterator(), "\"message\":\"one\"");
+        String lastSeen = McpHttp.lastId(before);
         streamed.body().close();
         release.countDown();
         Thread.sleep(300);
@@ -252,33 +251,11 @@ class SharedSessionsTest {
                 HttpResponse.BodyHandlers.ofLines());
 
         assertThat(resumed.statusCode()).isEqualTo(200);
-        List<String> after = readUntil(resumed.body().iterator(), "all steps done");
+        List<String> after = McpHttp.readUntil(resumed.body().iterator(), "all steps done");
         String data = String.join("\n", after);
         assertThat(data).doesNotContain("\"message\":\"one\"").contains("\"message\":\"two\"", "\"message\":\"three\"",
                 "all steps done");
         assertThat(data.indexOf("\"message\":\"two\"")).isLessThan(data.indexOf("\"message\":\"three\""));
         resumed.body().close();
-    }
-
-    private static List<String> readUntil(Iterator<String> lines, String marker) {
-        List<String> seen = new ArrayList<>();
-        while (lines.hasNext()) {
-            String line = lines.next();
-            seen.add(line);
-            if (line.contains(marker)) {
-                return seen;
-            }
-        }
-        return seen;
-    }
-
-    private static String lastId(List<String> lines) {
-        String id = null;
-        for (String l : lines) {
-            if (l.startsWith("id: ")) {
-                id = l.substring(4);
-            }
-        }
-        return id;
     }
 }
