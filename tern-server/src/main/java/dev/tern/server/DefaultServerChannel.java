@@ -67,8 +67,8 @@ final class DefaultServerChannel implements ServerChannel, RequestHost {
     }
 
     /**
-     * Who owns the legacy tasks this channel starts: its session, named by a digest of the session id (the id itself
-     * is a credential, and task records may sit in a shared store), or this channel alone when it has no session id.
+     * Who owns the legacy tasks this channel starts: its session, or this channel alone when it has none. A session is
+     * named by a digest of its id, because the id is a credential and task records may sit in a shared store.
      */
     synchronized String ownerKey() {
         if (ownerKey == null) {
