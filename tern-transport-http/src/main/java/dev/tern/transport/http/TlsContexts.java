@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,19 +91,17 @@ final class TlsContexts implements AutoCloseable {
     }
 
     private Served load() {
-        SslContext context = TlsSupport.context(tls);
-        if (!tls.ocspStapling()) {
+        // The chain is read once for both, so that the response stapled is always for the certificate served.
+        List<X509Certificate> chain = TlsSupport.chain(tls);
+        SslContext context = TlsSupport.context(tls, chain);
+        if (!tls.ocspStapling() || chain == null) {
             return new Served(context, null);
         }
         if (!TlsSupport.stapling(tls)) {
             LOG.log(System.Logger.Level.WARNING, "No OCSP stapling: it needs the BoringSSL provider, which did not load");
             return new Served(context, null);
         }
-        try {
-            return new Served(context, OcspStapler.forChain(PemFiles.certificates(tls.certificateChain())));
-        } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException("TLS setup failed: " + e.getMessage(), e);
-        }
+        return new Served(context, OcspStapler.forChain(chain));
     }
 
     /** Fetches the OCSP response of {@code served} now and again when due, while it is the one served. */

@@ -51,14 +51,30 @@ final class TlsSupport {
     private TlsSupport() {
     }
 
-    /** A context serving what {@code tls} names, its files read now; fails with what is wrong with them. */
-    static SslContext context(HttpOptions.Tls tls) {
+    /** The certificate chain {@code tls} names, read now; {@code null} for a self-signed development certificate. */
+    static List<X509Certificate> chain(HttpOptions.Tls tls) {
+        if (tls.selfSigned()) {
+            return null;
+        }
+        try {
+            return PemFiles.certificates(tls.certificateChain());
+        } catch (IOException e) {
+            throw new IllegalStateException("TLS setup failed: cannot read " + e.getMessage(), e);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new IllegalStateException("TLS setup failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A context serving {@code chain} (from {@link #chain}) and the other files {@code tls} names, read now; fails with
+     * what is wrong with them.
+     */
+    static SslContext context(HttpOptions.Tls tls, List<X509Certificate> chain) {
         try {
             SslContextBuilder builder;
             if (tls.selfSigned()) {
                 builder = SslContextBuilder.forServer(selfSigned());
             } else {
-                List<X509Certificate> chain = PemFiles.certificates(tls.certificateChain());
                 PrivateKey key = PemFiles.privateKey(tls.privateKey());
                 PemFiles.checkPair(key, chain.get(0));
                 builder = SslContextBuilder.forServer(key, chain);
