@@ -19,6 +19,8 @@ import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 
+import dev.tern.bench.peers.UserDirectory;
+
 /**
  * The official MCP Java SDK serving {@code get_user} and {@code echo} on embedded Tomcat at
  * {@code http://127.0.0.1:PORT/mcp}, in one of two modes:

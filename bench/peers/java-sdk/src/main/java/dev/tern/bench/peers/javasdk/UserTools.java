@@ -13,6 +13,8 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
+import dev.tern.bench.peers.UserDirectory;
+
 /**
  * The two benchmark tools, as plain SDK handlers: {@code get_user {"id"}} answers the user record as structured
  * content with the same JSON in a text block, {@code echo {"text"}} answers its text. Their definitions (schemas

@@ -14,6 +14,8 @@ import io.quarkiverse.mcp.server.OutputSchemaGenerator;
 import io.quarkiverse.mcp.server.ToolManager.ToolInfo;
 import jakarta.inject.Singleton;
 
+import dev.tern.bench.peers.UserDirectory;
+
 /**
  * The schemas of {@code tools.json}, the file every peer serves its tool definitions from, so that this peer lists
  * the same input and output schemas as the others (the extension's own generator leaves out

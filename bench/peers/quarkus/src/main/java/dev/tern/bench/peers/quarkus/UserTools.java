@@ -4,6 +4,8 @@ import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;
 
+import dev.tern.bench.peers.UserDirectory;
+
 /**
  * The two benchmark tools, declared the way the extension's guide shows: {@code get_user {"id"}} returns the
  * user record as structured content (the extension adds the same JSON as a text block), {@code echo {"text"}}

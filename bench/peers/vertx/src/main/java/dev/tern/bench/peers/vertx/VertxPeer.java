@@ -10,6 +10,8 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
+import dev.tern.bench.peers.UserDirectory;
+
 /**
  * Vert.x serving the user directory at {@code http://127.0.0.1:PORT} the way a Vert.x user would write it by hand:
  * <ul>

@@ -1,4 +1,4 @@
-package dev.tern.bench.peers.quarkus;
+package dev.tern.bench.peers;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The 1,000-user directory of Tern's user-directory example, generated the same way so that every peer answers
- * {@code get_user} with the same record, byte for byte.
+ * {@code get_user} with the same record, byte for byte. Every Java peer compiles this one file with its own sources.
  */
 public final class UserDirectory {
     private static final String[] FIRST = {"Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken",
@@ -37,7 +37,7 @@ public final class UserDirectory {
     }
 
     /** Users with ids "1" to {@code size}. */
-    static UserDirectory generate(int size) {
+    public static UserDirectory generate(int size) {
         Map<String, User> users = new HashMap<>();
         Instant epoch = Instant.parse("2020-01-01T00:00:00Z");
         for (int i = 1; i <= size; i++) {
@@ -57,7 +57,7 @@ public final class UserDirectory {
         return new UserDirectory(Map.copyOf(users));
     }
 
-    User find(String id) {
+    public User find(String id) {
         return byId.get(id);
     }
 }
