@@ -8,6 +8,8 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Which circuit breaker judges a command. On a single server one breaker judges them all. On a Redis Cluster each
  * master has its own, judging the commands whose key lies in one of its slots as the cluster's layout says now, so
@@ -20,11 +22,13 @@ final class Breakers {
     private static final String UNSERVED = "";
 
     private final Supplier<Breaker> newBreaker;
-    private final Supplier<Partitions> layout;
+    /** The cluster's layout as the node knows it now; null for a single server. */
+    private final @Nullable Supplier<Partitions> layout;
+    /** The breaker of commands without a key; on a single server, of every command. */
     private final Breaker withoutKey;
     private final Map<String, Breaker> byMaster = new ConcurrentHashMap<>();
 
-    private Breakers(Supplier<Breaker> newBreaker, Supplier<Partitions> layout) {
+    private Breakers(Supplier<Breaker> newBreaker, @Nullable Supplier<Partitions> layout) {
         this.newBreaker = newBreaker;
         this.layout = layout;
         this.withoutKey = newBreaker.get();
@@ -58,7 +62,7 @@ final class Breakers {
     }
 
     private Breaker added(String id, Partitions partitions) {
-        // a master is new only after the layout changed: that is when the masters that left it are forgotten
+        // A master appears only after the layout changed, so this is when the breakers of masters that left it go.
         byMaster.keySet().removeIf(known -> !known.equals(UNSERVED) && partitions.getPartitionByNodeId(known) == null);
         return byMaster.computeIfAbsent(id, unknown -> newBreaker.get());
     }
