@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import dev.tern.server.StoreUnavailableException;
 
@@ -39,13 +40,15 @@ import io.lettuce.core.resource.Delay;
  * at most the command timeout, and while the connection is down commands fail at once instead of queueing, so a
  * Redis outage costs callers an error, not a thread. Lettuce reconnects by itself. A Redis Cluster is reached the
  * same way, through {@code redis-cluster://} seeds: every key Tern uses carries a hash tag, so that what one command
- * or script touches lies in one slot. Thread-safe.
+ * or script touches lies in one slot. A call names the key it touches, so that a dead master's failures open only
+ * that master's circuit breaker ({@link Breakers}). Thread-safe.
  */
 public final class Redis implements AutoCloseable {
     /** How long one command may take before its caller is told Redis is unavailable. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
     private static final System.Logger LOG = System.getLogger("dev.tern.redis");
+    private static final String REFUSED = "Redis is unavailable (recent calls failed)";
     private static final String LETTUCE_IO_URING = "io.lettuce.core.iouring";
 
     /** The schemes of a Redis Cluster's seed nodes, plain and TLS. */
@@ -63,15 +66,25 @@ public final class Redis implements AutoCloseable {
     /** How often a node learns a cluster's layout again with nothing having told it to. */
     static final Duration PERIODIC_REFRESH = Duration.ofSeconds(30);
 
-    private final Breaker breaker = new Breaker(3, Duration.ofSeconds(1));
+    /** How many failures in a row open a breaker, and for how long it then refuses calls before one may try. */
+    private static final int BREAKER_FAILURES = 3;
+    private static final Duration BREAKER_OPEN = Duration.ofSeconds(1);
+
+    private final Breakers breakers;
 
     private Redis(AbstractRedisClient client, ClientResources resources, StatefulConnection<String, byte[]> connection,
-            RedisClusterCommands<String, byte[]> sync, RedisClusterAsyncCommands<String, byte[]> async) {
+            RedisClusterCommands<String, byte[]> sync, RedisClusterAsyncCommands<String, byte[]> async,
+            Breakers breakers) {
         this.client = client;
         this.resources = resources;
         this.connection = connection;
         this.sync = sync;
         this.async = async;
+        this.breakers = breakers;
+    }
+
+    private static Breaker newBreaker() {
+        return new Breaker(BREAKER_FAILURES, BREAKER_OPEN);
     }
 
     /**
@@ -114,7 +127,8 @@ public final class Redis implements AutoCloseable {
                         connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
                     }
                 }
-                return new Redis(c, resources, connection, connection.sync(), connection.async());
+                return new Redis(c, resources, connection, connection.sync(), connection.async(),
+                        Breakers.perMaster(connection::getPartitions, Redis::newBreaker));
             }
             RedisURI parsed = RedisURI.create(uri);
             parsed.setTimeout(timeout);
@@ -122,7 +136,8 @@ public final class Redis implements AutoCloseable {
             client = c;
             c.setOptions(failFast(ClientOptions.builder(), timeout).build());
             var connection = c.connect(CODEC);
-            return new Redis(c, resources, connection, connection.sync(), connection.async());
+            return new Redis(c, resources, connection, connection.sync(), connection.async(),
+                    Breakers.single(Redis::newBreaker));
         } catch (RuntimeException e) {
             if (client != null) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -200,12 +215,22 @@ public final class Redis implements AutoCloseable {
     }
 
     /**
-     * Runs commands, turning Redis's failures into {@link StoreUnavailableException}; while the breaker is open it
-     * fails at once without trying.
+     * Runs commands on {@code key} (or on keys sharing its slot), turning Redis's failures into
+     * {@link StoreUnavailableException}; while the breaker of the master holding the key is open it fails at once
+     * without trying.
      */
-    <T> T call(java.util.function.Function<RedisClusterCommands<String, byte[]>, T> commands) {
+    <T> T call(String key, Function<RedisClusterCommands<String, byte[]>, T> commands) {
+        return call(breakers.forKey(key), commands);
+    }
+
+    /** {@link #call} for commands that name no key (a ping, a flush, a scan of every node). */
+    <T> T callWithoutKey(Function<RedisClusterCommands<String, byte[]>, T> commands) {
+        return call(breakers.withoutKey(), commands);
+    }
+
+    private <T> T call(Breaker breaker, Function<RedisClusterCommands<String, byte[]>, T> commands) {
         if (!breaker.allows()) {
-            throw new StoreUnavailableException("Redis is unavailable (recent calls failed)");
+            throw new StoreUnavailableException(REFUSED);
         }
         try {
             T result = commands.apply(sync);
@@ -221,10 +246,11 @@ public final class Redis implements AutoCloseable {
      * {@link #call} without waiting: the commands' stage, completing on Lettuce's I/O thread (which must not be
      * blocked), failed with {@link StoreUnavailableException} as {@link #call} throws it.
      */
-    <T> CompletionStage<T> callAsync(
-            java.util.function.Function<RedisClusterAsyncCommands<String, byte[]>, CompletionStage<T>> commands) {
+    <T> CompletionStage<T> callAsync(String key,
+            Function<RedisClusterAsyncCommands<String, byte[]>, CompletionStage<T>> commands) {
+        Breaker breaker = breakers.forKey(key);
         if (!breaker.allows()) {
-            return CompletableFuture.failedFuture(new StoreUnavailableException("Redis is unavailable (recent calls failed)"));
+            return CompletableFuture.failedFuture(new StoreUnavailableException(REFUSED));
         }
         CompletionStage<T> sent;
         try {

@@ -69,16 +69,17 @@ public final class RedisEventStore implements EventStore {
 
     @Override
     public String append(String sessionId, String streamId, byte[] message) {
-        byte[] id = redis.call(c -> APPEND.run(c,
-                new String[] {Keys.events(sessionId, streamId), Keys.eventStreams(sessionId)},
+        String key = Keys.events(sessionId, streamId);
+        byte[] id = redis.call(key, c -> APPEND.run(c, new String[] {key, Keys.eventStreams(sessionId)},
                 message, maxEvents, maxAgeMillis));
         return streamId + "_" + new String(id, StandardCharsets.US_ASCII);
     }
 
     @Override
     public String primingId(String sessionId, String streamId) {
-        List<StreamMessage<String, byte[]>> last = redis.call(c ->
-                c.xrevrange(Keys.events(sessionId, streamId), Range.create("-", "+"), Limit.from(1)));
+        String key = Keys.events(sessionId, streamId);
+        List<StreamMessage<String, byte[]>> last = redis.call(key, c ->
+                c.xrevrange(key, Range.create("-", "+"), Limit.from(1)));
         return streamId + "_" + (last.isEmpty() ? NOTHING_SENT : last.get(0).getId());
     }
 
@@ -93,8 +94,8 @@ public final class RedisEventStore implements EventStore {
         if (!STREAM_ID.matcher(streamId).matches() || !ENTRY_ID.matcher(after).matches()) {
             return Optional.empty();
         }
-        List<Object> existsAndEntries = redis.call(c -> REPLAY.run(c,
-                new String[] {Keys.events(sessionId, streamId)}, ascii(after)));
+        String key = Keys.events(sessionId, streamId);
+        List<Object> existsAndEntries = redis.call(key, c -> REPLAY.run(c, new String[] {key}, ascii(after)));
         if (((Long) existsAndEntries.get(0)) == 0) {
             return Optional.empty();
         }
@@ -112,7 +113,7 @@ public final class RedisEventStore implements EventStore {
     @Override
     public void removeSession(String sessionId) {
         String set = Keys.eventStreams(sessionId);
-        redis.call(c -> {
+        redis.call(set, c -> {
             List<String> keys = new ArrayList<>();
             keys.add(set);
             for (byte[] key : c.smembers(set)) {

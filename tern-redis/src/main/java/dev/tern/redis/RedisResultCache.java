@@ -54,7 +54,8 @@ public final class RedisResultCache implements CacheSecondLevel {
 
     @Override
     public Found get(String kind, String name, String arguments) {
-        List<Object> found = redis.call(r -> GET.run(r, generations(kind, name), bytes(values(kind)),
+        String[] generations = generations(kind, name);
+        List<Object> found = redis.call(generations[0], r -> GET.run(r, generations, bytes(values(kind)),
                 bytes(digest(name, arguments))));
         String version = text(found.get(0));
         if (found.size() < 3) {
@@ -67,14 +68,15 @@ public final class RedisResultCache implements CacheSecondLevel {
     @Override
     public void put(String kind, String name, String arguments, byte[] json, long ttlMillis, Found lookedUp) {
         String version = lookedUp.version() instanceof String v ? v : "";
-        redis.call(r -> PUT.run(r, generations(kind, name), bytes(values(kind)), bytes(digest(name, arguments)),
+        String[] generations = generations(kind, name);
+        redis.call(generations[0], r -> PUT.run(r, generations, bytes(values(kind)), bytes(digest(name, arguments)),
                 bytes(version), json, bytes(Long.toString(Math.max(1, ttlMillis)))));
     }
 
     @Override
     public void invalidate(String kind, @Nullable String name) {
         String key = name == null ? generations(kind, "")[0] : generations(kind, name)[1];
-        redis.call(r -> r.incr(key));
+        redis.call(key, r -> r.incr(key));
     }
 
     /** The keys of the kind's generation and of the feature's. */

@@ -60,14 +60,16 @@ public final class RedisSessionStore implements SessionStore {
 
     @Override
     public long save(String sessionId, String principal, LegacySessionState state, Duration ttl) {
-        Long revision = redis.call(c -> SAVE.run(c, new String[] {Keys.session(sessionId)},
+        String key = Keys.session(sessionId);
+        Long revision = redis.call(key, c -> SAVE.run(c, new String[] {key},
                 principal == null ? ANONYMOUS : utf8("=" + principal), encode(state), millis(ttl)));
         return revision;
     }
 
     @Override
     public Optional<Stored> load(String sessionId, Duration ttl) {
-        List<Object> fields = redis.call(c -> LOAD.run(c, new String[] {Keys.session(sessionId)}, millis(ttl)));
+        String key = Keys.session(sessionId);
+        List<Object> fields = redis.call(key, c -> LOAD.run(c, new String[] {key}, millis(ttl)));
         if (fields.size() < 3 || fields.get(1) == null) {
             return Optional.empty();
         }
@@ -79,18 +81,21 @@ public final class RedisSessionStore implements SessionStore {
 
     @Override
     public long touch(String sessionId, Duration ttl) {
-        Long revision = redis.call(c -> TOUCH.run(c, new String[] {Keys.session(sessionId)}, millis(ttl)));
+        String key = Keys.session(sessionId);
+        Long revision = redis.call(key, c -> TOUCH.run(c, new String[] {key}, millis(ttl)));
         return revision;
     }
 
     @Override
     public CompletionStage<Long> touchAsync(String sessionId, Duration ttl) {
-        return redis.callAsync(c -> TOUCH.runAsync(c, new String[] {Keys.session(sessionId)}, millis(ttl)));
+        String key = Keys.session(sessionId);
+        return redis.callAsync(key, c -> TOUCH.runAsync(c, new String[] {key}, millis(ttl)));
     }
 
     @Override
     public void remove(String sessionId) {
-        redis.call(c -> c.del(Keys.session(sessionId)));
+        String key = Keys.session(sessionId);
+        redis.call(key, c -> c.del(key));
     }
 
     static byte[] encode(LegacySessionState state) {

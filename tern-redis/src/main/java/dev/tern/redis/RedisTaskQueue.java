@@ -202,8 +202,8 @@ public final class RedisTaskQueue implements TaskQueue {
         if (closed) {
             throw new StoreUnavailableException("This node is shutting down");
         }
-        byte[] id = redis.call(c -> SUBMIT.run(c, new String[] {Keys.TASK_QUEUE}, bytes(taskId), encode(call),
-                bytes(GROUP), consumerBytes));
+        byte[] id = redis.call(Keys.TASK_QUEUE, c -> SUBMIT.run(c, new String[] {Keys.TASK_QUEUE}, bytes(taskId),
+                encode(call), bytes(GROUP), consumerBytes));
         String entryId = new String(id, StandardCharsets.US_ASCII);
         if (lease(taskId)) {
             start(entryId, taskId, call);
@@ -225,7 +225,7 @@ public final class RedisTaskQueue implements TaskQueue {
             return;
         }
         try {
-            redis.call(c -> ENSURE.run(c, new String[] {Keys.TASK_QUEUE}, bytes(GROUP)));
+            redis.call(Keys.TASK_QUEUE, c -> ENSURE.run(c, new String[] {Keys.TASK_QUEUE}, bytes(GROUP)));
             renew();
             claim();
         } catch (RuntimeException e) {
@@ -242,7 +242,7 @@ public final class RedisTaskQueue implements TaskQueue {
         String cursor = "0-0";
         do {
             String from = cursor;
-            ClaimedMessages<String, byte[]> claimed = redis.call(c -> c.xautoclaim(Keys.TASK_QUEUE,
+            ClaimedMessages<String, byte[]> claimed = redis.call(Keys.TASK_QUEUE, c -> c.xautoclaim(Keys.TASK_QUEUE,
                     XAutoClaimArgs.Builder.xautoclaim(Consumer.from(GROUP, consumer), idle, from).count(CLAIM_BATCH)));
             if (claimed == null) {
                 return;
@@ -263,12 +263,12 @@ public final class RedisTaskQueue implements TaskQueue {
         byte[] task = m.getBody().get("task");
         byte[] callBytes = m.getBody().get("call");
         if (task == null || callBytes == null) {
-            redis.call(c -> DONE.run(c, new String[] {Keys.TASK_QUEUE, Keys.taskLease("")}, bytes(GROUP),
-                    bytes(m.getId()), consumerBytes));
+            redis.call(Keys.TASK_QUEUE, c -> DONE.run(c, new String[] {Keys.TASK_QUEUE, Keys.taskLease("")},
+                    bytes(GROUP), bytes(m.getId()), consumerBytes));
             return;
         }
         String taskId = new String(task, StandardCharsets.UTF_8);
-        List<PendingMessage> pending = redis.call(c -> c.xpending(Keys.TASK_QUEUE, GROUP,
+        List<PendingMessage> pending = redis.call(Keys.TASK_QUEUE, c -> c.xpending(Keys.TASK_QUEUE, GROUP,
                 Range.create(m.getId(), m.getId()), Limit.from(1)));
         long deliveries = pending.isEmpty() ? 1 : pending.getFirst().getRedeliveryCount();
         Optional<TaskRecord> record = store.find(taskId);
@@ -291,12 +291,13 @@ public final class RedisTaskQueue implements TaskQueue {
         TaskRecord failed = record.completed(TaskStatus.FAILED, null, JsonRpcError.of(ErrorCodes.INTERNAL_ERROR, message),
                 Instant.now());
         store.save(failed);
-        redis.call(c -> BURY.run(c, new String[] {Keys.TASK_QUEUE, Keys.DEAD_TASKS}, bytes(GROUP), bytes(entryId),
-                bytes(taskId), call, bytes(Long.toString(started))));
+        redis.call(Keys.TASK_QUEUE, c -> BURY.run(c, new String[] {Keys.TASK_QUEUE, Keys.DEAD_TASKS}, bytes(GROUP),
+                bytes(entryId), bytes(taskId), call, bytes(Long.toString(started))));
     }
 
     private boolean lease(String taskId) {
-        return "OK".equals(redis.call(c -> c.set(Keys.taskLease(taskId), consumerBytes,
+        String lease = Keys.taskLease(taskId);
+        return "OK".equals(redis.call(lease, c -> c.set(lease, consumerBytes,
                 SetArgs.Builder.nx().px(idle.toMillis()))));
     }
 
@@ -318,7 +319,8 @@ public final class RedisTaskQueue implements TaskQueue {
                         if (finished) {
                             done(entryId, taskId);
                         } else {
-                            redis.call(c -> RELEASE.run(c, new String[] {Keys.taskLease(taskId)}, consumerBytes));
+                            String lease = Keys.taskLease(taskId);
+                            redis.call(lease, c -> RELEASE.run(c, new String[] {lease}, consumerBytes));
                         }
                     } catch (StoreUnavailableException e) {
                         LOG.log(Level.DEBUG, "Task {0} stays queued: {1}", taskId, e.getMessage());
@@ -331,8 +333,8 @@ public final class RedisTaskQueue implements TaskQueue {
     }
 
     private void done(String entryId, String taskId) {
-        redis.call(c -> DONE.run(c, new String[] {Keys.TASK_QUEUE, Keys.taskLease(taskId)}, bytes(GROUP),
-                bytes(entryId), consumerBytes));
+        redis.call(Keys.TASK_QUEUE, c -> DONE.run(c, new String[] {Keys.TASK_QUEUE, Keys.taskLease(taskId)},
+                bytes(GROUP), bytes(entryId), consumerBytes));
     }
 
     private static byte[] bytes(String s) {
@@ -390,7 +392,7 @@ public final class RedisTaskQueue implements TaskQueue {
                 keys[i + 1] = Keys.taskLease(batch.get(i).getValue().taskId());
                 args[i + 3] = bytes(batch.get(i).getKey());
             }
-            redis.call(c -> script.run(c, keys, args));
+            redis.call(Keys.TASK_QUEUE, c -> script.run(c, keys, args));
         }
     }
 }

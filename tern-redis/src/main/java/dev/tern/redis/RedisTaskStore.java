@@ -60,9 +60,11 @@ public final class RedisTaskStore implements TaskStore {
         SetArgs args = expiresAt == 0 ? new SetArgs()
                 : SetArgs.Builder.pxAt(Math.max(expiresAt, System.currentTimeMillis() + 1));
         // SET answers the value it replaced: only a new task needs indexing, so an update is one round trip.
-        byte[] previous = redis.call(c -> c.setGet(Keys.task(task.taskId()), json, args));
+        String key = Keys.task(task.taskId());
+        byte[] previous = redis.call(key, c -> c.setGet(key, json, args));
         if (previous == null) {
-            redis.call(c -> INDEX.run(c, new String[] {Keys.ownerTasks(task.owner())},
+            String index = Keys.ownerTasks(task.owner());
+            redis.call(index, c -> INDEX.run(c, new String[] {index},
                     ascii(task.createdAt().toEpochMilli()), task.taskId().getBytes(StandardCharsets.UTF_8),
                     ascii(expiresAt), ascii(LISTED)));
         }
@@ -70,14 +72,15 @@ public final class RedisTaskStore implements TaskStore {
 
     @Override
     public Optional<TaskRecord> find(String taskId) {
-        byte[] json = redis.call(c -> c.get(Keys.task(taskId)));
+        String key = Keys.task(taskId);
+        byte[] json = redis.call(key, c -> c.get(key));
         return json == null ? Optional.empty() : Optional.of(decode(json));
     }
 
     @Override
     public List<TaskRecord> list(String owner) {
         String index = Keys.ownerTasks(owner);
-        List<byte[]> ids = redis.call(c -> c.zrange(index, 0, -1));
+        List<byte[]> ids = redis.call(index, c -> c.zrange(index, 0, -1));
         List<TaskRecord> found = new ArrayList<>(ids.size());
         for (byte[] id : ids) {
             String taskId = new String(id, StandardCharsets.UTF_8);
@@ -85,7 +88,7 @@ public final class RedisTaskStore implements TaskStore {
             if (task.isPresent()) {
                 found.add(task.get());
             } else {
-                redis.call(c -> c.zrem(index, id));
+                redis.call(index, c -> c.zrem(index, id));
             }
         }
         return found;
@@ -94,8 +97,10 @@ public final class RedisTaskStore implements TaskStore {
     @Override
     public void delete(String taskId) {
         find(taskId).ifPresent(task -> {
-            redis.call(c -> c.del(Keys.task(taskId)));
-            redis.call(c -> c.zrem(Keys.ownerTasks(task.owner()), taskId.getBytes(StandardCharsets.UTF_8)));
+            String key = Keys.task(taskId);
+            String index = Keys.ownerTasks(task.owner());
+            redis.call(key, c -> c.del(key));
+            redis.call(index, c -> c.zrem(index, taskId.getBytes(StandardCharsets.UTF_8)));
         });
     }
 

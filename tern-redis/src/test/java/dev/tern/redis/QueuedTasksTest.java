@@ -59,7 +59,7 @@ class QueuedTasksTest {
     @BeforeEach
     void empty() {
         try (Redis redis = Redis.connect(server.uri())) {
-            redis.call(r -> r.flushall());
+            redis.callWithoutKey(r -> r.flushall());
         }
     }
 

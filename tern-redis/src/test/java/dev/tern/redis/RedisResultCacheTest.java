@@ -65,7 +65,7 @@ class RedisResultCacheTest {
     void empty() throws InterruptedException {
         awaitConnected(redisA);
         awaitConnected(redisB);
-        redisA.call(r -> r.flushall());
+        redisA.callWithoutKey(r -> r.flushall());
     }
 
     /** Waits (bounded) until a connection answers again, as after a test that stopped redis-server. */
@@ -73,7 +73,7 @@ class RedisResultCacheTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (true) {
             try {
-                redis.call(r -> r.ping());
+                redis.callWithoutKey(r -> r.ping());
                 return;
             } catch (dev.tern.server.StoreUnavailableException e) {
                 assertThat(System.nanoTime()).as("Redis answers again: %s", e).isLessThan(deadline);
@@ -126,7 +126,7 @@ class RedisResultCacheTest {
     }
 
     private static List<String> valueKeys() {
-        return redisA.call(r -> r.keys("tern:{rc:*}:v:*"));
+        return redisA.callWithoutKey(r -> r.keys("tern:{rc:*}:v:*"));
     }
 
     @Test

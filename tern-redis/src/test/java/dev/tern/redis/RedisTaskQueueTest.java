@@ -53,7 +53,7 @@ class RedisTaskQueueTest {
     @BeforeEach
     void empty() {
         try (Redis redis = Redis.connect(server.uri())) {
-            redis.call(r -> r.flushall());
+            redis.callWithoutKey(r -> r.flushall());
         }
     }
 
@@ -146,7 +146,7 @@ class RedisTaskQueueTest {
             }
             return true;
         });
-        await("the queue is empty", () -> redisB.<Long>call(r -> r.xlen(Keys.TASK_QUEUE)) == 0);
+        await("the queue is empty", () -> redisB.<Long>call(Keys.TASK_QUEUE, r -> r.xlen(Keys.TASK_QUEUE)) == 0);
         for (int i = 0; i < TASKS; i++) {
             TaskRecord task = storeB.find("t" + i).orElseThrow();
             assertThat(task.status()).isEqualTo(TaskStatus.COMPLETED);
@@ -156,7 +156,7 @@ class RedisTaskQueueTest {
         assertThat(runsOnB.values()).allSatisfy(runs -> assertThat(runs).hasValue(1));
         assertThat(runsOnB.keySet()).allSatisfy(id -> assertThat(Integer.parseInt(id.substring(1)) % 3).isEqualTo(2));
         assertThat(b.running()).isZero();
-        assertThat(redisB.<Long>call(r -> r.xlen(Keys.DEAD_TASKS))).isZero();
+        assertThat(redisB.<Long>call(Keys.DEAD_TASKS, r -> r.xlen(Keys.DEAD_TASKS))).isZero();
     }
 
     @Test
@@ -185,11 +185,11 @@ class RedisTaskQueueTest {
         assertThat(goodRuns).hasValue(1);
         assertThat(store.find("good").orElseThrow().status()).isEqualTo(TaskStatus.COMPLETED);
 
-        List<StreamMessage<String, byte[]>> dead = redis.call(r -> r.xrange(Keys.DEAD_TASKS, io.lettuce.core.Range.create("-", "+")));
+        List<StreamMessage<String, byte[]>> dead = redis.call(Keys.DEAD_TASKS, r -> r.xrange(Keys.DEAD_TASKS, io.lettuce.core.Range.create("-", "+")));
         assertThat(dead).hasSize(1);
         assertThat(new String(dead.getFirst().getBody().get("task"), StandardCharsets.UTF_8)).isEqualTo("poison");
         assertThat(RedisTaskQueue.decode(dead.getFirst().getBody().get("call")).tool()).isEqualTo("slow");
-        assertThat(redis.<Long>call(r -> r.xlen(Keys.TASK_QUEUE))).isZero();
+        assertThat(redis.<Long>call(Keys.TASK_QUEUE, r -> r.xlen(Keys.TASK_QUEUE))).isZero();
         Thread.sleep(1_000);
         assertThat(poisonRuns).as("a buried task does not run again").hasValue(3);
     }

@@ -150,7 +150,7 @@ class SharedTasksTest {
     void empty() throws InterruptedException {
         awaitConnected(redisA);
         awaitConnected(redisB);
-        redisA.call(r -> r.flushall());
+        redisA.callWithoutKey(r -> r.flushall());
     }
 
     @org.junit.jupiter.api.AfterEach
@@ -164,7 +164,7 @@ class SharedTasksTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (true) {
             try {
-                redis.call(r -> r.ping());
+                redis.callWithoutKey(r -> r.ping());
                 return;
             } catch (StoreUnavailableException e) {
                 assertThat(System.nanoTime()).as("Redis answers again: %s", e).isLessThan(deadline);
@@ -285,7 +285,7 @@ class SharedTasksTest {
             String taskId = startTask(a, "counted");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             // GETRANGE is no command a store sends, so waiting with it leaves the counts alone.
-            while (!new String(redisA.<byte[]>call(r -> r.getrange(Keys.task(taskId), 0, -1)),
+            while (!new String(redisA.<byte[]>call(Keys.task(taskId), r -> r.getrange(Keys.task(taskId), 0, -1)),
                     java.nio.charset.StandardCharsets.UTF_8).contains("COMPLETED")) {
                 assertThat(System.nanoTime()).as("the task completes").isLessThan(deadline);
                 Thread.sleep(10);
@@ -339,9 +339,9 @@ class SharedTasksTest {
         Thread.sleep(Math.max(0, now.plusMillis(1_600).toEpochMilli() - System.currentTimeMillis()));
         assertThat(b.find("t3")).isEmpty();
         assertThat(b.list("alice")).containsExactly(first, second);
-        assertThat(redisB.<Long>call(r -> r.zcard(Keys.ownerTasks("alice"))).longValue()).as("the expired id left the index").isEqualTo(2L);
-        assertThat(redisB.<Long>call(r -> r.pttl(Keys.ownerTasks("alice"))).longValue()).as("a task kept for ever keeps its index").isEqualTo(-1L);
-        assertThat(redisB.<Long>call(r -> r.pttl(Keys.ownerTasks("bob"))).longValue()).isBetween(1L, 60_000L);
+        assertThat(redisB.<Long>call(Keys.ownerTasks("alice"), r -> r.zcard(Keys.ownerTasks("alice"))).longValue()).as("the expired id left the index").isEqualTo(2L);
+        assertThat(redisB.<Long>call(Keys.ownerTasks("alice"), r -> r.pttl(Keys.ownerTasks("alice"))).longValue()).as("a task kept for ever keeps its index").isEqualTo(-1L);
+        assertThat(redisB.<Long>call(Keys.ownerTasks("bob"), r -> r.pttl(Keys.ownerTasks("bob"))).longValue()).isBetween(1L, 60_000L);
         b.delete("t1");
         assertThat(a.list("alice")).containsExactly(second);
     }
