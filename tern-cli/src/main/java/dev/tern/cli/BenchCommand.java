@@ -266,6 +266,16 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The command with its subcommands, {@code compare} taking option-like values, so that {@code
+     * --server-arg=--traces} passes {@code --traces} on to the server although {@code compare} has a {@code --traces}.
+     */
+    static CommandLine commandLine() {
+        CommandLine bench = new CommandLine(new BenchCommand());
+        bench.getSubcommands().get("compare").setAllowOptionsAsOptionParameters(true);
+        return bench;
+    }
+
     private int usage(String message) {
         err.println("tern bench: " + message + " (see tern bench --help)");
         return 2;
