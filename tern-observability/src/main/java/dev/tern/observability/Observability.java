@@ -31,13 +31,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 public final class Observability implements AutoCloseable {
     /** The default of {@code otel.service.name}, when neither the environment nor the builder names the service. */
     public static final String SERVICE_NAME = "tern";
-    /**
-     * Spans per export unless {@code OTEL_BSP_MAX_EXPORT_BATCH_SIZE} says otherwise: four times the SDK's 512, since
-     * each OTLP/HTTP request costs the JDK's HTTP client about a millisecond of CPU whatever its size.
-     */
-    static final int SPAN_EXPORT_BATCH = 2048;
-    /** Spans waiting for export before new ones are dropped, unless {@code OTEL_BSP_MAX_QUEUE_SIZE} says otherwise. */
-    static final int SPAN_QUEUE = 4 * SPAN_EXPORT_BATCH;
 
     private final OpenTelemetrySdk sdk;
     private final McpObserver observer;
@@ -60,8 +53,6 @@ public final class Observability implements AutoCloseable {
         defaults.put("otel.logs.exporter", "none");
         // The SDK's own default is gRPC, for which Tern ships no sender: OTLP goes over HTTP unless the variables ask.
         defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
-        defaults.put("otel.bsp.max.export.batch.size", Integer.toString(SPAN_EXPORT_BATCH));
-        defaults.put("otel.bsp.max.queue.size", Integer.toString(SPAN_QUEUE));
         var auto = AutoConfiguredOpenTelemetrySdk.builder()
                 .disableShutdownHook()
                 .addPropertiesSupplier(() -> defaults)

@@ -7,10 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.tern.server.observe.Transport;
 
@@ -61,35 +59,6 @@ class OtlpExportTest {
     }
 
     @Test
-    void spansGoOutInBatchesOf2048UnlessTheVariablesSayOtherwise() throws Exception {
-        assertThat(firstExportSize(Map.of())).isEqualTo(Observability.SPAN_EXPORT_BATCH).isEqualTo(2048);
-        assertThat(firstExportSize(Map.of("otel.bsp.max.export.batch.size", "100"))).isEqualTo(100);
-    }
-
-    /**
-     * How many spans the first trace export carries when 2,100 requests end at once under {@code properties}: the
-     * batch size, as the processor sends a batch as soon as it holds one (the schedule delay is made long).
-     */
-    private static int firstExportSize(Map<String, String> properties) throws Exception {
-        try (Receiver receiver = new Receiver()) {
-            Observability.Builder b = Observability.builder().tracing(true)
-                    .property("otel.exporter.otlp.endpoint", receiver.url())
-                    .property("otel.bsp.schedule.delay", "60000");
-            properties.forEach(b::property);
-            try (Observability o = b.build()) {
-                long t0 = System.nanoTime();
-                for (int i = 0; i < 2_100; i++) {
-                    o.observer().request(Transport.HTTP_1_1, t0).parsed(t0 + 1, "tools/call", "get_user")
-                            .end(t0 + 2);
-                }
-            }
-            assertThat(receiver.traceExports).hasSizeGreaterThanOrEqualTo(2);
-            String first = receiver.traceExports.get(0);
-            return (first.length() - first.replace("tools/call get_user", "").length()) / "tools/call get_user".length();
-        }
-    }
-
-    @Test
     void otlpOverGrpcIsRefusedWithTheReasonAsTernShipsNoGrpcSender() {
         assertThatThrownBy(() -> Observability.builder().tracing(true)
                 .property("otel.exporter.otlp.protocol", "grpc")
@@ -104,8 +73,6 @@ class OtlpExportTest {
     private static final class Receiver implements AutoCloseable {
         final Map<String, byte[]> received = new ConcurrentHashMap<>();
         final Map<String, String> contentTypes = new ConcurrentHashMap<>();
-        /** The body of each trace export, in the order they came, as ISO-8859-1 text. */
-        final List<String> traceExports = new CopyOnWriteArrayList<>();
         private final HttpServer server;
 
         Receiver() throws IOException {
@@ -114,9 +81,6 @@ class OtlpExportTest {
                 ByteArrayOutputStream body = new ByteArrayOutputStream();
                 exchange.getRequestBody().transferTo(body);
                 received.merge(exchange.getRequestURI().getPath(), body.toByteArray(), Receiver::concat);
-                if (exchange.getRequestURI().getPath().equals("/v1/traces")) {
-                    traceExports.add(body.toString(StandardCharsets.ISO_8859_1));
-                }
                 contentTypes.put(exchange.getRequestURI().getPath(),
                         exchange.getRequestHeaders().getFirst("Content-Type"));
                 exchange.sendResponseHeaders(200, -1);
