@@ -214,9 +214,10 @@ class ClientTracesOptionTest {
         try {
             Path accessLog = dir.resolve("access.jsonl");
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            String child = String.join(" ", java, "-D" + TRACES_ENDPOINT + "=http://127.0.0.1:"
-                    + childOtlp.getAddress().getPort() + "/v1/traces", "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "serve", "--stdio", "--traces", "--access-log", accessLog.toString());
+            String child = String.join(" ", quoted(java), "-D" + TRACES_ENDPOINT + "=http://127.0.0.1:"
+                    + childOtlp.getAddress().getPort() + "/v1/traces", "-cp",
+                    quoted(System.getProperty("java.class.path")), Main.class.getName(), "serve", "--stdio", "--traces",
+                    "--access-log", quoted(accessLog.toString()));
 
             Run run = tern("bench", "--traces", "--era", "modern", "--stdio", child, "--connections", "2",
                     "--duration", "30s", "--warmup", "0s", "--max-requests", "20", "-q");
@@ -258,6 +259,11 @@ class ClientTracesOptionTest {
         assertThat(exported).contains(BenchCommand.TRACES_SERVICE_NAME);
         assertThat(traceIds.subList(traceIds.size() - 20, traceIds.size()))
                 .allSatisfy(id -> assertThat(exported).contains(idBytes(id)));
+    }
+
+    /** A word of a --stdio command line, kept whole by its quotes whatever spaces it holds. */
+    private static String quoted(String word) {
+        return "'" + word + "'";
     }
 
     @Test
