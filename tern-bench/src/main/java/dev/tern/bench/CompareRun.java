@@ -22,6 +22,7 @@ import dev.tern.bench.targets.Era;
 import dev.tern.bench.targets.HttpMcpTarget;
 import dev.tern.bench.targets.HttpVersion;
 import dev.tern.bench.targets.RestTarget;
+import dev.tern.client.ClientTracer;
 
 /**
  * MCP (both eras) against REST on one server that this spawns (a JVM running a user-directory server), one after
@@ -47,6 +48,7 @@ public final class CompareRun {
     private String label = "compare";
     private PrintStream log = System.err;
     private List<Map.Entry<String, String>> headers = List.of();
+    private ClientTracer tracer;
 
     private CompareRun(String mainClass, List<String> args, LoadSpec spec) {
         this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
@@ -74,6 +76,15 @@ public final class CompareRun {
     /** Headers every request of every target carries, say {@code Authorization: Bearer ...}. */
     public CompareRun headers(List<Map.Entry<String, String>> value) {
         this.headers = List.copyOf(value);
+        return this;
+    }
+
+    /**
+     * A client span of each MCP call, its trace context in the call's {@code params._meta} so that the server's spans
+     * join the trace (default none); REST calls carry none.
+     */
+    public CompareRun tracer(ClientTracer value) {
+        this.tracer = Objects.requireNonNull(value, "tracer");
         return this;
     }
 
@@ -132,6 +143,10 @@ public final class CompareRun {
             for (Map.Entry<String, String> header : headers) {
                 modern.header(header.getKey(), header.getValue());
                 legacy.header(header.getKey(), header.getValue());
+            }
+            if (tracer != null) {
+                modern.tracer(tracer);
+                legacy.tracer(tracer);
             }
             runners.put("MCP modern", LoadRunner.of(modern.build(), call));
             runners.put("MCP legacy", LoadRunner.of(legacy.build(), call));

@@ -190,10 +190,10 @@ final class BenchCommand implements Callable<Integer> {
                 + "COMMAND may be left out) and time it to its first successful reply; then run warm.")
     String cold;
 
-    @CommandLine.Option(names = "--traces", description = "With --url http[s]://: make an OpenTelemetry CLIENT span of "
-            + "each request and put its trace context in the request's _meta, so that the server's spans join the "
-            + "traces; exported as the OTEL_* variables say, under the service name " + TRACES_SERVICE_NAME
-            + " unless OTEL_SERVICE_NAME gives one. The figures then include the spans' cost.")
+    @CommandLine.Option(names = "--traces", description = "With --url (HTTP or WebSocket) or --stdio: make an "
+            + "OpenTelemetry CLIENT span of each request and put its trace context in the request's _meta, so that the "
+            + "server's spans join the traces; exported as the OTEL_* variables say, under the service name "
+            + TRACES_SERVICE_NAME + " unless OTEL_SERVICE_NAME gives one. The figures then include the spans' cost.")
     boolean traces;
 
     /** The service {@code --traces} names in the spans it exports. */
@@ -217,8 +217,8 @@ final class BenchCommand implements Callable<Integer> {
         if (cold != null && rest != null) {
             return usage("--cold works with --url or --stdio");
         }
-        if (traces && (url == null || McpClient.isWebSocket(url))) {
-            return usage("--traces works with --url http[s]://...");
+        if (traces && rest != null) {
+            return usage("--traces works with --url or --stdio (MCP requests carry the context in _meta)");
         }
         List<Point> points;
         Workload load;
@@ -245,8 +245,7 @@ final class BenchCommand implements Callable<Integer> {
 
         Observability observability;
         try {
-            observability = traces
-                    ? Observability.builder().tracing(true).serviceName(TRACES_SERVICE_NAME).build() : null;
+            observability = traces ? clientTraces() : null;
         } catch (RuntimeException e) {
             return usage("--traces: " + e.getMessage());
         }
@@ -267,9 +266,24 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The command with its subcommands, {@code compare} taking option-like values, so that {@code
+     * --server-arg=--traces} passes {@code --traces} on to the server although {@code compare} has a {@code --traces}.
+     */
+    static CommandLine commandLine() {
+        CommandLine bench = new CommandLine(new BenchCommand());
+        bench.getSubcommands().get("compare").setAllowOptionsAsOptionParameters(true);
+        return bench;
+    }
+
     private int usage(String message) {
         err.println("tern bench: " + message + " (see tern bench --help)");
         return 2;
+    }
+
+    /** The client spans of {@code --traces}, exported as the {@code OTEL_*} variables say. */
+    static Observability clientTraces() {
+        return Observability.builder().tracing(true).serviceName(TRACES_SERVICE_NAME).build();
     }
 
     private List<Point> plan(Duration requestTimeout) {
@@ -426,14 +440,16 @@ final class BenchCommand implements Callable<Integer> {
 
     private Target target(Duration requestTimeout, int pool) {
         if (stdio != null) {
-            return StdioMcpTarget.of(StdioMcpTarget.split(stdio), era(), requestTimeout);
+            StdioMcpTarget target = StdioMcpTarget.of(StdioMcpTarget.split(stdio), era(), requestTimeout);
+            return tracer == null ? target : target.tracer(tracer);
         }
         if (rest != null) {
             return RestTarget.of(rest, httpVersion(), insecure, requestTimeout, pool, parsedHeaders);
         }
         if (McpClient.isWebSocket(url)) {
-            return WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool, wireFormat(),
+            WebSocketMcpTarget target = WebSocketMcpTarget.of(url, era(), insecure, requestTimeout, pool, wireFormat(),
                     http != null && httpVersion() != HttpVersion.HTTP_1_1);
+            return tracer == null ? target : target.tracer(tracer);
         }
         HttpMcpTarget.Builder b = HttpMcpTarget.builder(url).era(era()).http(httpVersion()).insecure(insecure)
                 .timeout(requestTimeout).connections(pool).encoding(wireFormat())
@@ -561,6 +577,12 @@ final class BenchCommand implements Callable<Integer> {
                 + "server's tern serve (repeatable), e.g. --server-arg=--metrics to measure what metrics cost.")
         List<String> extraServerArgs = List.of();
 
+        @CommandLine.Option(names = "--traces", description = "Serve with --traces and make an OpenTelemetry CLIENT span "
+                + "of each MCP request, its trace context in the request's _meta, so that the server's spans join the "
+                + "bench's traces (REST requests carry none); both exported as the OTEL_* variables say. The figures "
+                + "then include the spans' cost.")
+        boolean traces;
+
         @CommandLine.Mixin
         Output output = new Output();
 
@@ -573,6 +595,9 @@ final class BenchCommand implements Callable<Integer> {
                         : LoadSpec.openLoop(rate, Durations.parse(duration))).withWarmup(Durations.parse(warmup));
                 List<String> args = serverArgs(serverTiming);
                 args.addAll(extraServerArgs);
+                if (traces && !args.contains("--traces")) {
+                    args.add("--traces");
+                }
                 compare = CompareRun.of(Main.class.getName(), args, spec).headers(parseHeaders(headers))
                         .http(HttpVersion.parse(http)).userId(id).serverCpus(serverCpus).serverJfr(serverJfr)
                         .quiet(output.quiet).label(output.label).log(err);
@@ -580,7 +605,17 @@ final class BenchCommand implements Callable<Integer> {
                 err.println("tern bench compare: " + e.getMessage());
                 return 2;
             }
+            Observability observability;
             try {
+                observability = traces ? clientTraces() : null;
+            } catch (RuntimeException e) {
+                err.println("tern bench compare: --traces: " + e.getMessage());
+                return 2;
+            }
+            if (observability != null) {
+                compare.tracer(observability.client().tracer());
+            }
+            try (observability) {
                 CompareRun.Compared compared = compare.run();
                 output.write(compared.result(), System.out, Reports.compare(List.of(compared.result()),
                         compared.baseline()));

@@ -110,7 +110,7 @@ public final class Main implements Runnable {
         return switch (name) {
             case "serve" -> new ServeCommand();
             case "call" -> new CallCommand();
-            case "bench" -> new BenchCommand();
+            case "bench" -> BenchCommand.commandLine();
             case "new" -> new NewCommand();
             case "dev" -> new DevCommand();
             default -> throw new IllegalArgumentException(name);

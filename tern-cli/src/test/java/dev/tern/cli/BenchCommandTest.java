@@ -19,6 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
+import picocli.CommandLine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code tern bench} end to end, against the user directory served in this process. */
@@ -328,5 +330,16 @@ class BenchCommandTest {
         assertThat(BenchCommand.Compare.serverArgs(false)).containsExactly("serve", "--example", "user-directory",
                 "--host", "127.0.0.1", "--port", "0");
         assertThat(BenchCommand.Compare.serverArgs(true)).endsWith("--port", "0", "--server-timing");
+    }
+
+    @Test
+    void compareHandsTheServerAnArgumentNamedLikeOneOfItsOwnOptions() {
+        CommandLine.ParseResult parsed = Main.commandLine(List.of("bench"))
+                .parseArgs("bench", "compare", "--server-arg=--traces", "--server-arg", "--metrics");
+        CommandLine.ParseResult compare = parsed.subcommand().subcommand();
+
+        assertThat(compare.matchedOptionValue("--server-arg", List.<String>of())).containsExactly("--traces",
+                "--metrics");
+        assertThat(compare.hasMatchedOption("--traces")).isFalse();
     }
 }

@@ -6,6 +6,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.net.httpserver.HttpServer;
 
@@ -173,12 +176,103 @@ class ClientTracesOptionTest {
         assertThat(exported()).isEmpty();
     }
 
+    /**
+     * Over WebSocket the bench exports a client span of every request; that each request carries its span's context
+     * in {@code _meta} is checked against a real server in tern-bench's {@code TracedTargetsTest}, as Tern's WebSocket
+     * transport makes no server spans.
+     */
     @Test
-    void aBenchWithTracesNeedsAnHttpUrl() {
-        Run run = tern("bench", "--traces", "--stdio", "tern serve --stdio", "--max-requests", "1");
+    void aBenchWithTracesOverWebSocketExportsAClientSpanOfEveryRequestInEitherEra() throws Exception {
+        for (String era : List.of("modern", "legacy")) {
+            forgetEarlierSpans();
+            Run run = tern("bench", "--traces", "--era", era, "--url", transport.webSocketUrl(), "--connections", "2",
+                    "--duration", "10s", "--warmup", "0s", "--max-requests", "20", "-q");
+
+            assertThat(run.exit()).as(run.err()).isZero();
+            String exported = exported();
+            assertThat(exported).as(era).contains(BenchCommand.TRACES_SERVICE_NAME);
+            int spans = (exported.length() - exported.replace("tools/call get_user", "").length())
+                    / "tools/call get_user".length();
+            assertThat(spans).as(era).isEqualTo(20);
+        }
+    }
+
+    /**
+     * Over stdio the server is a child process: it traces too, and its access log names each request's trace, which
+     * is one the bench exported a client span of, since the context went in the request's {@code _meta}. The child
+     * exports its own spans elsewhere, so that the test's endpoint holds the bench's alone.
+     */
+    @Test
+    void everyRequestOfABenchWithTracesOverStdioJoinsTheTraceOfItsClientSpan(@TempDir Path dir) throws Exception {
+        HttpServer childOtlp = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        childOtlp.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        childOtlp.start();
+        try {
+            Path accessLog = dir.resolve("access.jsonl");
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            String child = String.join(" ", quoted(java), "-D" + TRACES_ENDPOINT + "=http://127.0.0.1:"
+                    + childOtlp.getAddress().getPort() + "/v1/traces", "-cp",
+                    quoted(System.getProperty("java.class.path")), Main.class.getName(), "serve", "--stdio", "--traces",
+                    "--access-log", quoted(accessLog.toString()));
+
+            Run run = tern("bench", "--traces", "--era", "modern", "--stdio", child, "--connections", "2",
+                    "--duration", "30s", "--warmup", "0s", "--max-requests", "20", "-q");
+
+            assertThat(run.exit()).as(run.err()).isZero();
+            List<String> traceIds = Files.readAllLines(accessLog).stream()
+                    .map(line -> tools.jackson.databind.json.JsonMapper.builder().build().readTree(line))
+                    .filter(entry -> entry.path("method").asString("").equals("tools/call"))
+                    .map(entry -> entry.path("trace_id").asString("")).toList();
+            assertThat(traceIds).hasSize(20).doesNotContain("");
+            assertThat(traceIds.stream().distinct()).hasSize(20);
+            String exported = exported();
+            assertThat(exported).contains(BenchCommand.TRACES_SERVICE_NAME);
+            assertThat(traceIds).allSatisfy(id -> assertThat(exported).contains(idBytes(id)));
+        } finally {
+            childOtlp.stop(0);
+        }
+    }
+
+    /**
+     * The served child has no exporter, so its spans are the context it was given: its access log names the trace
+     * of each MCP call only when the call carried one, and that trace is one the bench exported a client span of.
+     */
+    @Test
+    void aComparisonWithTracesPutsAContextInEveryMcpCallOfBothEras(@TempDir Path dir) throws Exception {
+        Path accessLog = dir.resolve("access.jsonl");
+
+        Run run = tern("bench", "compare", "--traces", "--connections", "2", "--duration", "1s", "--warmup", "0s",
+                "--server-arg=--access-log=" + accessLog, "-q");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<tools.jackson.databind.JsonNode> calls = Files.readAllLines(accessLog).stream()
+                .map(line -> tools.jackson.databind.json.JsonMapper.builder().build().readTree(line))
+                .filter(entry -> entry.path("method").asString("").equals("tools/call")).toList();
+        assertThat(calls).extracting(entry -> entry.path("era").asString("")).contains("stateless", "session");
+        List<String> traceIds = calls.stream().map(entry -> entry.path("trace_id").asString("")).toList();
+        assertThat(traceIds).isNotEmpty().doesNotContain("");
+        String exported = exported();
+        assertThat(exported).contains(BenchCommand.TRACES_SERVICE_NAME);
+        assertThat(traceIds.subList(traceIds.size() - 20, traceIds.size()))
+                .allSatisfy(id -> assertThat(exported).contains(idBytes(id)));
+    }
+
+    /** A word of a --stdio command line, kept whole by its quotes whatever spaces it holds. */
+    private static String quoted(String word) {
+        return "'" + word + "'";
+    }
+
+    @Test
+    void aBenchWithTracesRefusesARestTarget() {
+        Run run = tern("bench", "--traces", "--rest", transport.url().replace("/mcp", "/users/7"), "--max-requests",
+                "1");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("--traces works with --url http");
+        assertThat(run.err()).contains("--traces works with --url or --stdio");
     }
 
     private static SpanData onlyToolCall() throws InterruptedException {

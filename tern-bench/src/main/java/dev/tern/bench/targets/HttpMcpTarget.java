@@ -210,7 +210,7 @@ public final class HttpMcpTarget implements Target {
         }
         String body = w.request(ids.getAndIncrement(), operation);
         if (tracer != null) {
-            return TracedRequests.send(tracer, operation, body, traced -> send(w, operation, traced));
+            return TracedRequests.send(tracer, true, operation, body, traced -> send(w, operation, traced));
         }
         return send(w, operation, body);
     }

@@ -19,6 +19,7 @@ import dev.tern.bench.ConnectionObserver;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
+import dev.tern.client.ClientTracer;
 
 import tools.jackson.databind.JsonNode;
 
@@ -36,6 +37,8 @@ public final class StdioMcpTarget implements Target {
     private final AtomicLong ids = new AtomicLong(1);
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final LinkedBlockingQueue<String> outbox = new LinkedBlockingQueue<>();
+    /** Makes a client span of each call and puts its context in the call's {@code _meta}; null for none. */
+    private volatile ClientTracer tracer;
     private volatile McpWire wire;
     private volatile CompletableFuture<JsonNode> initializeResponse = new CompletableFuture<>();
     private Process process;
@@ -55,6 +58,15 @@ public final class StdioMcpTarget implements Target {
             throw new IllegalArgumentException("command: empty (expected: a program and its arguments)");
         }
         return new StdioMcpTarget(command, era, timeout);
+    }
+
+    /**
+     * A client span of each call (not of the set-up), its trace context in the call's {@code params._meta} so that the
+     * server's span joins the trace; set before the target is opened.
+     */
+    public StdioMcpTarget tracer(ClientTracer value) {
+        this.tracer = java.util.Objects.requireNonNull(value, "tracer");
+        return this;
     }
 
     /** Splits a command line on spaces, keeping single- or double-quoted parts together. */
@@ -152,6 +164,10 @@ public final class StdioMcpTarget implements Target {
             throw new IllegalStateException("target not open");
         }
         long id = ids.getAndIncrement();
+        ClientTracer t = tracer;
+        if (t != null) {
+            return TracedRequests.send(t, false, operation, w.request(id, operation), body -> submit(id, body));
+        }
         return submit(id, w.request(id, operation));
     }
 

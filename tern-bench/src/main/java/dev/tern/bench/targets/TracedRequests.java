@@ -27,11 +27,14 @@ final class TracedRequests {
     private TracedRequests() {
     }
 
-    /** Sends {@code body}, the JSON-RPC request for {@code operation}, with a span's context added, through {@code send}. */
-    static CompletableFuture<Outcome> send(ClientTracer tracer, Operation operation, String body,
+    /**
+     * Sends {@code body}, the JSON-RPC request for {@code operation}, with a span's context added, through {@code send};
+     * {@code http} says whether it goes over HTTP (a POST or a WebSocket) or over stdio.
+     */
+    static CompletableFuture<Outcome> send(ClientTracer tracer, boolean http, Operation operation, String body,
             Function<String, CompletableFuture<Outcome>> send) {
         ClientTracer.Call call = tracer.start(McpWire.method(operation),
-                operation.kind() == Operation.Kind.CALL_TOOL ? operation.name() : null, true);
+                operation.kind() == Operation.Kind.CALL_TOOL ? operation.name() : null, http);
         String traced;
         try {
             traced = withContext(body, call);

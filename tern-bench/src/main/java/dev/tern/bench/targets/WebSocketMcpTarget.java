@@ -14,6 +14,7 @@ import dev.tern.bench.ConnectionObserver;
 import dev.tern.bench.Operation;
 import dev.tern.bench.Outcome;
 import dev.tern.bench.Target;
+import dev.tern.client.ClientTracer;
 import dev.tern.client.http.ClientTls;
 import dev.tern.client.http.WebSocketClient;
 import dev.tern.protocol.WireFormat;
@@ -45,6 +46,8 @@ public final class WebSocketMcpTarget implements Target {
     private final BinaryWire binary;
     /** Each WebSocket on an HTTP/2 stream (RFC 8441) rather than an upgraded HTTP/1.1 connection. */
     private final boolean http2;
+    /** Makes a client span of each call and puts its context in the call's {@code _meta}; null for none. */
+    private volatile ClientTracer tracer;
     private volatile McpWire wire;
     private volatile boolean closed;
 
@@ -90,6 +93,15 @@ public final class WebSocketMcpTarget implements Target {
         }
         return new WebSocketMcpTarget(uri, era, insecure, timeout, connections,
                 java.util.Objects.requireNonNull(format, "format"), http2);
+    }
+
+    /**
+     * A client span of each call (not of the set-up), its trace context in the call's {@code params._meta} so that the
+     * server's span joins the trace; set before the target is opened.
+     */
+    public WebSocketMcpTarget tracer(ClientTracer value) {
+        this.tracer = java.util.Objects.requireNonNull(value, "tracer");
+        return this;
     }
 
     @Override
@@ -173,8 +185,16 @@ public final class WebSocketMcpTarget implements Target {
         }
         long id = ids.getAndIncrement();
         WebSocketClient socket = sockets[Math.floorMod(turn.getAndIncrement(), sockets.length)];
+        ClientTracer t = tracer;
+        if (t != null) {
+            return TracedRequests.send(t, true, operation, w.request(id, operation), body -> send(socket, id, body));
+        }
+        return send(socket, id, w.request(id, operation));
+    }
+
+    private CompletableFuture<Outcome> send(WebSocketClient socket, long id, String body) {
         long sent = System.nanoTime();
-        return submit(socket, id, w.request(id, operation)).handle((reply, e) -> e != null ? Outcome.transport(e)
+        return submit(socket, id, body).handle((reply, e) -> e != null ? Outcome.transport(e)
                 : McpWire.classify(reply.message()).withTimings(sent, reply.receivedNanos(), null));
     }
 

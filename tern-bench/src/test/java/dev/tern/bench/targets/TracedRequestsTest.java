@@ -22,11 +22,13 @@ class TracedRequestsTest {
     /** A tracer that writes one context and keeps what each call was started and ended with. */
     private static final class Recording implements ClientTracer {
         final List<String> started = new ArrayList<>();
+        final List<Boolean> overHttp = new ArrayList<>();
         final List<Object> ended = new ArrayList<>();
 
         @Override
         public Call start(String method, String target, boolean http) {
             started.add(method + " " + target);
+            overHttp.add(http);
             return new Call() {
                 @Override
                 public void inject(BiConsumer<String, String> meta) {
@@ -47,7 +49,7 @@ class TracedRequestsTest {
         List<String> sent = new ArrayList<>();
         Operation call = Operation.callTool("get_user", "{\"id\":\"42\"}");
 
-        TracedRequests.send(tracer, call, new McpWire(true).request(3, call), body -> {
+        TracedRequests.send(tracer, true, call, new McpWire(true).request(3, call), body -> {
             sent.add(body);
             return CompletableFuture.completedFuture(Outcome.ok());
         });
@@ -59,6 +61,7 @@ class TracedRequestsTest {
         assertThat(meta.path("traceparent").asString()).isEqualTo(TRACEPARENT);
         assertThat(meta.path("io.modelcontextprotocol/protocolVersion").asString()).isEqualTo("2026-07-28");
         assertThat(tracer.started).containsExactly("tools/call get_user");
+        assertThat(tracer.overHttp).containsExactly(true);
         assertThat(tracer.ended).singleElement().isInstanceOfSatisfying(McpReply.class,
                 reply -> assertThat(reply.isError()).isFalse());
     }
@@ -68,7 +71,7 @@ class TracedRequestsTest {
         Recording tracer = new Recording();
         List<String> sent = new ArrayList<>();
 
-        TracedRequests.send(tracer, Operation.listTools(), new McpWire(false).request(1, Operation.listTools()),
+        TracedRequests.send(tracer, false, Operation.listTools(), new McpWire(false).request(1, Operation.listTools()),
                 body -> {
                     sent.add(body);
                     return CompletableFuture.completedFuture(Outcome.failed(Outcome.Status.JSONRPC_ERROR,
@@ -79,6 +82,7 @@ class TracedRequestsTest {
         assertThat(r.path("params").path("_meta").path("traceparent").asString()).isEqualTo(TRACEPARENT);
         assertThat(r.path("params").path("_meta").size()).isEqualTo(1);
         assertThat(tracer.started).containsExactly("tools/list null");
+        assertThat(tracer.overHttp).as("sent over stdio").containsExactly(false);
         assertThat(tracer.ended).singleElement().isInstanceOfSatisfying(McpReply.class, reply -> {
             assertThat(reply.error().code()).isEqualTo(-32601);
             assertThat(reply.error().message()).isEqualTo("Method not found: tools/list");
@@ -92,10 +96,10 @@ class TracedRequestsTest {
         String body = new McpWire(true).request(1, call);
         for (Outcome outcome : List.of(Outcome.failed(Outcome.Status.TOOL_ERROR, "no such user"),
                 Outcome.failed(Outcome.Status.TIMEOUT, "10 s"), Outcome.failed(Outcome.Status.HTTP_STATUS, "HTTP 503"))) {
-            TracedRequests.send(tracer, call, body, b -> CompletableFuture.completedFuture(outcome));
+            TracedRequests.send(tracer, true, call, body, b -> CompletableFuture.completedFuture(outcome));
         }
         RuntimeException refused = new IllegalStateException("connection refused");
-        TracedRequests.send(tracer, call, body, b -> CompletableFuture.failedFuture(refused));
+        TracedRequests.send(tracer, true, call, body, b -> CompletableFuture.failedFuture(refused));
 
         assertThat(tracer.ended).hasSize(4);
         assertThat(tracer.ended.get(0)).isInstanceOfSatisfying(McpReply.class,
