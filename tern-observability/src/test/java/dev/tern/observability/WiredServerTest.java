@@ -32,7 +32,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 
 /**
  * A real server with its transports reports to the OpenTelemetry observer: the spans, metrics and access log lines
- * of requests sent over Streamable HTTP (both eras) and stdio.
+ * of requests sent over Streamable HTTP (both eras), WebSocket and stdio.
  */
 class WiredServerTest {
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -115,6 +115,30 @@ class WiredServerTest {
         assertThat(serverSpan.getName()).isEqualTo("tools/call get_user");
         assertThat(serverSpan.getTraceId()).isEqualTo(clientSpan.getTraceId());
         assertThat(serverSpan.getParentSpanId()).isEqualTo(clientSpan.getSpanId());
+    }
+
+    @Test
+    void aToolCallOverWebSocketIsAServerSpanUnderTheClientSpanInItsMeta() throws Exception {
+        startHttp();
+        try (McpClient client = McpClient.webSocket(URI.create(http.webSocketUrl())).era(Era.MODERN)
+                .tracer(fixture.observability.client().tracer()).build()) {
+            assertThat(client.callTool("get_user", Map.of("id", "7")).get(20, TimeUnit.SECONDS).isError()).isNotEqualTo(Boolean.TRUE);
+        }
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (fixture.spans.getFinishedSpanItems().size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        List<SpanData> spans = fixture.spans.getFinishedSpanItems();
+        SpanData clientSpan = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).findFirst().orElseThrow();
+        SpanData serverSpan = spans.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        assertThat(serverSpan.getName()).isEqualTo("tools/call get_user");
+        assertThat(serverSpan.getParentSpanId()).isEqualTo(clientSpan.getSpanId());
+        assertThat(attribute(serverSpan, "network.transport")).isEqualTo("tcp");
+        assertThat(attribute(serverSpan, "network.protocol.name")).isEqualTo("websocket");
+        assertThat(attribute(serverSpan, "client.address")).isEqualTo("127.0.0.1");
+        assertThat(Fixture.sample(fixture.metricsText(), "mcp_server_operation_duration_seconds_count",
+                "network_protocol_name=\"websocket\"", "mcp_method_name=\"tools/call\"")).isEqualTo(1);
     }
 
     @Test

@@ -7,7 +7,9 @@ package dev.tern.server.observe;
 public enum Transport {
     STDIO("pipe", null, null),
     HTTP_1_1("tcp", "http", "1.1"),
-    HTTP_2("tcp", "http", "2");
+    HTTP_2("tcp", "http", "2"),
+    /** A WebSocket connection (RFC 6455), opened over HTTP/1.1 or, by RFC 8441, over an HTTP/2 stream. */
+    WEBSOCKET("tcp", "websocket", null);
 
     private final String networkTransport;
     private final String protocolName;
@@ -24,12 +26,12 @@ public enum Transport {
         return networkTransport;
     }
 
-    /** {@code network.protocol.name}, or null over stdio. */
+    /** {@code network.protocol.name}: {@code http} or {@code websocket}; null over stdio. */
     public String protocolName() {
         return protocolName;
     }
 
-    /** {@code network.protocol.version}, or null over stdio. */
+    /** {@code network.protocol.version}, or null over stdio and WebSocket. */
     public String protocolVersion() {
         return protocolVersion;
     }

@@ -12,6 +12,8 @@ import dev.tern.protocol.WireFormat;
 import dev.tern.protocol.RequestId;
 import dev.tern.server.McpServer;
 import dev.tern.server.Outbound;
+import dev.tern.server.observe.RequestObservation;
+import dev.tern.server.observe.Transport;
 import dev.tern.server.ServerChannel;
 
 import io.netty.buffer.ByteBuf;
@@ -73,6 +75,9 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
     /** The server is shutting down: no more requests are read. */
     private volatile boolean stopped;
     private boolean recheckScheduled;
+    /** When the frame being handed to the server arrived; kept only while the server's observer is on. */
+    private long frameReceived;
+    private @Nullable String clientAddress;
 
     WebSocketConnection(McpServer server, MessageCodec codec, HttpOptions.WebSocket options, long maxBufferedBytes,
             @Nullable String principal, Consumer<WebSocketConnection> onClosed) {
@@ -97,6 +102,19 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
         });
     }
 
+    /**
+     * The server asks on the event loop, while it receives the frame that arrived at {@link #frameReceived}: one
+     * observation for each request, notification or refused message in it (a batch's members each).
+     */
+    @Override
+    public RequestObservation observation(@Nullable RequestId request) {
+        if (clientAddress == null) {
+            clientAddress = ClientAddress.describe(Connections.countedAddress(ctx.channel()));
+        }
+        RequestObservation o = server.observer().request(Transport.WEBSOCKET, frameReceived).clientAddress(clientAddress);
+        return principal == null ? o : o.principal(principal);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
@@ -112,6 +130,9 @@ final class WebSocketConnection extends ChannelInboundHandlerAdapter implements 
                     return;
                 }
                 ByteBuf content = frame.content();
+                if (server.observer().enabled()) {
+                    frameReceived = System.nanoTime();
+                }
                 if (content.hasArray()) {
                     channel.receive(codec.decode(content.array(), content.arrayOffset() + content.readerIndex(),
                             content.readableBytes()));
