@@ -51,6 +51,11 @@ public final class Observability implements AutoCloseable {
         defaults.put("otel.traces.exporter", otlpEndpointGiven(b.properties, "traces") ? "otlp" : "none");
         defaults.put("otel.metrics.exporter", otlpEndpointGiven(b.properties, "metrics") ? "otlp" : "none");
         defaults.put("otel.logs.exporter", "none");
+        if (!b.tracing) {
+            // Without Tern's spans no measurement has a sampled span to point to, and the default filter would look
+            // for one on every recording.
+            defaults.put("otel.metrics.exemplar.filter", "always_off");
+        }
         // The SDK's own default is gRPC, for which Tern ships no sender: OTLP goes over HTTP unless the variables ask.
         defaults.put("otel.exporter.otlp.protocol", "http/protobuf");
         var auto = AutoConfiguredOpenTelemetrySdk.builder()

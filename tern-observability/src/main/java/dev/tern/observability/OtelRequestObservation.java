@@ -58,7 +58,7 @@ final class OtelRequestObservation implements RequestObservation {
 
     @Override
     public RequestObservation httpTraceContext(String traceparent, String tracestate, String baggage) {
-        if (traceparent != null || baggage != null) {
+        if (observer.tracer != null && (traceparent != null || baggage != null)) {
             this.httpTrace = new String[] {traceparent, tracestate, baggage};
         }
         return this;
@@ -86,7 +86,7 @@ final class OtelRequestObservation implements RequestObservation {
 
     @Override
     public RequestObservation metaTraceContext(String traceparent, String tracestate, String baggage) {
-        if (traceparent != null || baggage != null) {
+        if (observer.tracer != null && (traceparent != null || baggage != null)) {
             this.metaTrace = new String[] {traceparent, tracestate, baggage};
         }
         return this;
