@@ -20,23 +20,29 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.tern.protocol.Json;
+import dev.tern.testing.RedisCluster;
 import dev.tern.testing.RedisServer;
 
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code tern serve --redis} nodes sharing the task queue: a killed node's tasks are finished by the other, each
  * exactly once; a task that brings its node down ends failed in the dead-letter stream; creating a task while Redis
- * is down is answered 503 until it is back; a node stopped with SIGTERM hands its tasks to the other at once.
+ * is down is answered 503 until it is back; a node stopped with SIGTERM hands its tasks to the other at once. The
+ * first two run on one redis-server and on a three-master Redis Cluster.
  */
 class TaskQueueNodesTest {
     private static final String SECRET = "a secret every node of this test shares (32+ bytes)";
@@ -50,11 +56,16 @@ class TaskQueueNodesTest {
 
     /** A node serving {@link QueuedWork}'s tools, sharing tasks through {@code redis}. */
     private TernProcess node(RedisServer redis, String... options) throws Exception {
+        return node(redis.uri(), options);
+    }
+
+    /** A node serving {@link QueuedWork}'s tools, sharing tasks through the Redis at {@code redisUri}. */
+    private TernProcess node(String redisUri, String... options) throws Exception {
         Path classes = temp.resolve("classes");
         Path listed = classes.resolve("META-INF/tern/annotated-classes");
         Files.createDirectories(listed.getParent());
         Files.writeString(listed, QueuedWork.class.getName() + "\n");
-        List<String> args = new ArrayList<>(List.of("--classpath", classes.toString(), "--redis", redis.uri(),
+        List<String> args = new ArrayList<>(List.of("--classpath", classes.toString(), "--redis", redisUri,
                 "--secret", SECRET, "--no-rest"));
         args.addAll(List.of(options));
         return TernProcess.serve(args.toArray(String[]::new));
@@ -149,36 +160,84 @@ class TaskQueueNodesTest {
         return task.path("result").path("content").path(0).path("text").asString();
     }
 
+    /** Where the nodes share their tasks: one redis-server, or a three-master Redis Cluster. */
+    private interface Backend extends AutoCloseable {
+        String uri();
+
+        /** A plain client of it, to look at the queue's streams. */
+        Peek peek();
+
+        static Backend of(String kind) {
+            if (kind.equals("cluster")) {
+                RedisCluster cluster = RedisCluster.start();
+                return new Backend() {
+                    @Override
+                    public String uri() {
+                        return cluster.uri();
+                    }
+
+                    @Override
+                    public Peek peek() {
+                        RedisClusterClient client = RedisClusterClient.create(cluster.nodeUri(0));
+                        StatefulRedisClusterConnection<String, String> connection = client.connect();
+                        return new Peek(connection.sync(), () -> {
+                            connection.close();
+                            client.shutdown();
+                        });
+                    }
+
+                    @Override
+                    public void close() {
+                        cluster.close();
+                    }
+                };
+            }
+            RedisServer redis = RedisServer.start();
+            return new Backend() {
+                @Override
+                public String uri() {
+                    return redis.uri();
+                }
+
+                @Override
+                public Peek peek() {
+                    RedisClient client = RedisClient.create(redis.uri());
+                    StatefulRedisConnection<String, String> connection = client.connect();
+                    return new Peek(connection.sync(), () -> {
+                        connection.close();
+                        client.shutdown();
+                    });
+                }
+
+                @Override
+                public void close() {
+                    redis.close();
+                }
+            };
+        }
+    }
+
     /** A plain Redis client, to look at the queue's streams. */
-    private record Peek(RedisClient client, StatefulRedisConnection<String, String> connection) implements AutoCloseable {
-        static Peek at(RedisServer redis) {
-            RedisClient client = RedisClient.create(redis.uri());
-            return new Peek(client, client.connect());
-        }
-
-        RedisCommands<String, String> redis() {
-            return connection.sync();
-        }
-
+    private record Peek(RedisClusterCommands<String, String> redis, Runnable closer) implements AutoCloseable {
         long queued(String stream) {
-            return redis().xlen(stream);
+            return redis.xlen(stream);
         }
 
         @Override
         public void close() {
-            connection.close();
-            client.shutdown();
+            closer.run();
         }
     }
 
-    @Test
-    void everyOneOfAThousandTasksCompletesExactlyOnceWhenANodeIsKilledWhileTheyRun() throws Exception {
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"server", "cluster"})
+    void everyOneOfAThousandTasksCompletesExactlyOnceWhenANodeIsKilledWhileTheyRun(String kind) throws Exception {
         int tasks = 1_000;
         Path runs = runs();
-        try (RedisServer redis = RedisServer.start();
-                TernProcess a = node(redis, "--redis-task-lease", "2s");
-                TernProcess b = node(redis, "--redis-task-lease", "2s");
-                Peek client = Peek.at(redis)) {
+        try (Backend redis = Backend.of(kind);
+                TernProcess a = node(redis.uri(), "--redis-task-lease", "2s");
+                TernProcess b = node(redis.uri(), "--redis-task-lease", "2s");
+                Peek client = redis.peek()) {
             long pidA = a.process().pid();
             long pidB = b.process().pid();
             long began = System.nanoTime();
@@ -256,13 +315,14 @@ class TaskQueueNodesTest {
         }
     }
 
-    @Test
-    void aTaskThatBringsItsNodeDownEndsFailedInTheDeadLetterStream() throws Exception {
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"server", "cluster"})
+    void aTaskThatBringsItsNodeDownEndsFailedInTheDeadLetterStream(String kind) throws Exception {
         Path runs = runs();
-        try (RedisServer redis = RedisServer.start();
-                TernProcess a = node(redis, "--redis-task-lease", "1s", "--redis-task-deliveries", "1");
-                TernProcess b = node(redis, "--redis-task-lease", "1s", "--redis-task-deliveries", "1");
-                Peek client = Peek.at(redis)) {
+        try (Backend redis = Backend.of(kind);
+                TernProcess a = node(redis.uri(), "--redis-task-lease", "1s", "--redis-task-deliveries", "1");
+                TernProcess b = node(redis.uri(), "--redis-task-lease", "1s", "--redis-task-deliveries", "1");
+                Peek client = redis.peek()) {
             ObjectNode arguments = Json.object();
             arguments.put("id", "poison");
             arguments.put("dir", runs.toString());
