@@ -178,6 +178,9 @@ class RedisTaskQueueTest {
         accept(store, queue, "good");
 
         await("the poisoned task is given up", () -> store.find("poison").orElseThrow().status().terminal());
+        // The failed record is stored before the entry moves to the dead-letter stream.
+        await("the poisoned task is in the dead-letter stream",
+                () -> redis.<Long>call(Keys.DEAD_TASKS, r -> r.xlen(Keys.DEAD_TASKS)) > 0);
         TaskRecord poison = store.find("poison").orElseThrow();
         assertThat(poison.status()).isEqualTo(TaskStatus.FAILED);
         assertThat(poison.error().message()).isEqualTo("Task poison was started 3 times without finishing");
