@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,60 +161,37 @@ class TaskQueueNodesTest {
         return task.path("result").path("content").path(0).path("text").asString();
     }
 
-    /** Where the nodes share their tasks: one redis-server, or a three-master Redis Cluster. */
-    private interface Backend extends AutoCloseable {
-        String uri();
-
-        /** A plain client of it, to look at the queue's streams. */
-        Peek peek();
-
+    /**
+     * Where the nodes share their tasks: one redis-server, or a three-master Redis Cluster; {@code peek} makes a plain
+     * client of it, to look at the queue's streams.
+     */
+    private record Backend(String uri, Supplier<Peek> peek, AutoCloseable stop) implements AutoCloseable {
         static Backend of(String kind) {
             if (kind.equals("cluster")) {
                 RedisCluster cluster = RedisCluster.start();
-                return new Backend() {
-                    @Override
-                    public String uri() {
-                        return cluster.uri();
-                    }
-
-                    @Override
-                    public Peek peek() {
-                        RedisClusterClient client = RedisClusterClient.create(cluster.nodeUri(0));
-                        StatefulRedisClusterConnection<String, String> connection = client.connect();
-                        return new Peek(connection.sync(), () -> {
-                            connection.close();
-                            client.shutdown();
-                        });
-                    }
-
-                    @Override
-                    public void close() {
-                        cluster.close();
-                    }
-                };
-            }
-            RedisServer redis = RedisServer.start();
-            return new Backend() {
-                @Override
-                public String uri() {
-                    return redis.uri();
-                }
-
-                @Override
-                public Peek peek() {
-                    RedisClient client = RedisClient.create(redis.uri());
-                    StatefulRedisConnection<String, String> connection = client.connect();
+                return new Backend(cluster.uri(), () -> {
+                    RedisClusterClient client = RedisClusterClient.create(cluster.nodeUri(0));
+                    StatefulRedisClusterConnection<String, String> connection = client.connect();
                     return new Peek(connection.sync(), () -> {
                         connection.close();
                         client.shutdown();
                     });
-                }
+                }, cluster);
+            }
+            RedisServer redis = RedisServer.start();
+            return new Backend(redis.uri(), () -> {
+                RedisClient client = RedisClient.create(redis.uri());
+                StatefulRedisConnection<String, String> connection = client.connect();
+                return new Peek(connection.sync(), () -> {
+                    connection.close();
+                    client.shutdown();
+                });
+            }, redis);
+        }
 
-                @Override
-                public void close() {
-                    redis.close();
-                }
-            };
+        @Override
+        public void close() throws Exception {
+            stop.close();
         }
     }
 
@@ -237,7 +215,7 @@ class TaskQueueNodesTest {
         try (Backend redis = Backend.of(kind);
                 TernProcess a = node(redis.uri(), "--redis-task-lease", "2s");
                 TernProcess b = node(redis.uri(), "--redis-task-lease", "2s");
-                Peek client = redis.peek()) {
+                Peek client = redis.peek().get()) {
             long pidA = a.process().pid();
             long pidB = b.process().pid();
             long began = System.nanoTime();
@@ -322,7 +300,7 @@ class TaskQueueNodesTest {
         try (Backend redis = Backend.of(kind);
                 TernProcess a = node(redis.uri(), "--redis-task-lease", "1s", "--redis-task-deliveries", "1");
                 TernProcess b = node(redis.uri(), "--redis-task-lease", "1s", "--redis-task-deliveries", "1");
-                Peek client = redis.peek()) {
+                Peek client = redis.peek().get()) {
             ObjectNode arguments = Json.object();
             arguments.put("id", "poison");
             arguments.put("dir", runs.toString());

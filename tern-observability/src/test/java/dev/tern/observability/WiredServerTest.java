@@ -104,13 +104,8 @@ class WiredServerTest {
             assertThat(client.callTool("get_user", Map.of("id", "7")).get(20, TimeUnit.SECONDS).isError()).isNotEqualTo(Boolean.TRUE);
         }
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (fixture.spans.getFinishedSpanItems().size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        List<SpanData> spans = fixture.spans.getFinishedSpanItems();
-        SpanData clientSpan = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).findFirst().orElseThrow();
-        SpanData serverSpan = spans.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        SpanData clientSpan = awaitSpan(SpanKind.CLIENT);
+        SpanData serverSpan = awaitSpan(SpanKind.SERVER);
         assertThat(clientSpan.getName()).isEqualTo("tools/call get_user");
         assertThat(serverSpan.getName()).isEqualTo("tools/call get_user");
         assertThat(serverSpan.getTraceId()).isEqualTo(clientSpan.getTraceId());
@@ -125,13 +120,8 @@ class WiredServerTest {
             assertThat(client.callTool("get_user", Map.of("id", "7")).get(20, TimeUnit.SECONDS).isError()).isNotEqualTo(Boolean.TRUE);
         }
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (fixture.spans.getFinishedSpanItems().size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        List<SpanData> spans = fixture.spans.getFinishedSpanItems();
-        SpanData clientSpan = spans.stream().filter(s -> s.getKind() == SpanKind.CLIENT).findFirst().orElseThrow();
-        SpanData serverSpan = spans.stream().filter(s -> s.getKind() == SpanKind.SERVER).findFirst().orElseThrow();
+        SpanData clientSpan = awaitSpan(SpanKind.CLIENT);
+        SpanData serverSpan = awaitSpan(SpanKind.SERVER);
         assertThat(serverSpan.getName()).isEqualTo("tools/call get_user");
         assertThat(serverSpan.getParentSpanId()).isEqualTo(clientSpan.getSpanId());
         assertThat(attribute(serverSpan, "network.transport")).isEqualTo("tcp");
@@ -203,6 +193,20 @@ class WiredServerTest {
         assertThat(span.getParentSpanId()).isEqualTo(PARENT_ID);
         assertThat(attribute(span, "network.transport")).isEqualTo("pipe");
         assertThat(attribute(span, "jsonrpc.request.id")).isEqualTo("5");
+    }
+
+    /** The first finished span of {@code kind}, waiting for it a few seconds. */
+    private SpanData awaitSpan(SpanKind kind) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            for (SpanData span : fixture.spans.getFinishedSpanItems()) {
+                if (span.getKind() == kind) {
+                    return span;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no " + kind + " span in " + fixture.spans.getFinishedSpanItems());
     }
 
     private SpanData onlySpan() throws InterruptedException {
