@@ -499,10 +499,11 @@ public final class LoadRunner implements AutoCloseable {
     /**
      * The phase of a closed loop's request sent at {@code now}: {@link Measurement#WARMUP} (-1) before the measured
      * time, 0 from it; worked out without a branch, which the warm-up would leave untaken and so uncompiled until the
-     * measured time.
+     * measured time. A loop may wake a little before the start; a request sent then counts as sent at the start, so
+     * that with no warm-up it is measured.
      */
     private static int phaseAt(long now, Measurement m) {
-        return (int) ((now - m.measureFromNanos) >> 63);
+        return (int) ((Math.max(now, m.startNanos) - m.measureFromNanos) >> 63);
     }
 
     /** Waits for a loop run on the I/O thread to end, at most a request timeout and a margin past its last send. */
