@@ -56,6 +56,12 @@ final class McpAttributes {
     }
 
     static int versionIndex(String version) {
+        // The server passes its own constants, the same interned literals: most calls end here without comparing text.
+        for (int i = 0; i < KNOWN_VERSIONS.size(); i++) {
+            if (KNOWN_VERSIONS.get(i) == version) {
+                return i;
+            }
+        }
         for (int i = 0; i < KNOWN_VERSIONS.size(); i++) {
             if (KNOWN_VERSIONS.get(i).equals(version)) {
                 return i;
