@@ -28,7 +28,9 @@ import dev.tern.server.observe.Transport;
  *
  * <pre>java -cp tern-jmh/target/tern-jmh.jar dev.tern.jmh.SpanExportCost ENDPOINT [RATE [SECONDS [modern|legacy]]]</pre>
  *
- * ENDPOINT is an OTLP/HTTP base URL such as {@code bench/local-otlp-sink.py}'s; the {@code OTEL_BSP_*} variables apply.
+ * ENDPOINT is an OTLP/HTTP base URL such as {@code bench/local-otlp-sink.py}'s; the other {@code OTEL_*} variables and
+ * their {@code -Dotel.*} system properties apply, such as {@code OTEL_BSP_MAX_EXPORT_BATCH_SIZE} or
+ * {@code -Dotel.java.exporter.memory_mode=immutable_data}.
  */
 public final class SpanExportCost {
     private static final Pattern DROPPED = Pattern.compile("dropped (\\d+) span");

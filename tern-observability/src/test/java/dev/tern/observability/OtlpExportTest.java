@@ -59,6 +59,22 @@ class OtlpExportTest {
     }
 
     @Test
+    void theOtlpExporterReusesItsMemoryUnlessTheVariablesSayOtherwise() {
+        try (Observability o = Observability.builder().tracing(true)
+                .property("otel.exporter.otlp.endpoint", "http://127.0.0.1:4318")
+                .build()) {
+            assertThat(o.openTelemetry().toString()).contains("OtlpHttpSpanExporter{", "memoryMode=REUSABLE_DATA");
+        }
+        try (Observability o = Observability.builder().tracing(true)
+                .property("otel.exporter.otlp.endpoint", "http://127.0.0.1:4318")
+                .property("otel.java.exporter.memory_mode", "immutable_data")
+                .build()) {
+            assertThat(o.openTelemetry().toString()).contains("OtlpHttpSpanExporter{", "memoryMode=IMMUTABLE_DATA")
+                    .doesNotContain("memoryMode=REUSABLE_DATA");
+        }
+    }
+
+    @Test
     void otlpOverGrpcIsRefusedWithTheReasonAsTernShipsNoGrpcSender() {
         assertThatThrownBy(() -> Observability.builder().tracing(true)
                 .property("otel.exporter.otlp.protocol", "grpc")
