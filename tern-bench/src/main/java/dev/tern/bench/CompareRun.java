@@ -170,8 +170,8 @@ public final class CompareRun {
                     // Every target's code paths are compiled before any is measured, not only the first's.
                     log.println("tern bench compare: priming each target for " + spec.warmup().toMillis() / 1000.0
                             + " s");
-                    LoadSpec priming = spec.open() ? LoadSpec.openLoop(spec.rate(), spec.warmup())
-                            : LoadSpec.closedLoop(spec.connections(), spec.warmup());
+                    LoadSpec priming = (spec.open() ? LoadSpec.openLoop(spec.rate(), spec.warmup())
+                            : LoadSpec.closedLoop(spec.connections(), spec.warmup())).withPacing(spec.pacing());
                     for (Map.Entry<String, LoadRunner> e : runners.entrySet()) {
                         e.getValue().progress(p -> { }).run("priming " + e.getKey(), priming);
                     }

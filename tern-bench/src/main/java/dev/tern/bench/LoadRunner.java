@@ -172,8 +172,12 @@ public final class LoadRunner implements AutoCloseable {
             return;
         }
         Schedule schedule = new Schedule(m, spec);
+        long pacingNanos = spec.pacing().toNanos();
         while (schedule.next()) {
-            waitUntil(schedule.intended);
+            long wait;
+            while ((wait = schedule.intended - System.nanoTime()) > pacingNanos) {
+                LockSupport.parkNanos(wait);
+            }
             sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight, null);
         }
     }
@@ -236,7 +240,10 @@ public final class LoadRunner implements AutoCloseable {
         }
     }
 
-    /** An open loop run on the target's I/O thread: each turn sends what is due, then sleeps until the next. */
+    /**
+     * An open loop run on the target's I/O thread: each turn sends what is due within the pacing, then sleeps until the
+     * next is due.
+     */
     private final class Paced implements Runnable {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         private final ScheduledExecutorService io;
@@ -245,6 +252,7 @@ public final class LoadRunner implements AutoCloseable {
         private final LoadSpec spec;
         private final AtomicInteger inFlight;
         private final Schedule schedule;
+        private final long pacingNanos;
         private boolean pending;
 
         Paced(Deadlines deadlines, Measurement m, LoadSpec spec, AtomicInteger inFlight) {
@@ -254,6 +262,7 @@ public final class LoadRunner implements AutoCloseable {
             this.spec = spec;
             this.inFlight = inFlight;
             this.schedule = new Schedule(m, spec);
+            this.pacingNanos = spec.pacing().toNanos();
             this.pending = schedule.next();
         }
 
@@ -262,7 +271,7 @@ public final class LoadRunner implements AutoCloseable {
             try {
                 while (pending) {
                     long wait = schedule.intended - System.nanoTime();
-                    if (wait > EARLY_WAKE_NANOS) {
+                    if (wait > pacingNanos) {
                         io.schedule(this, wait, TimeUnit.NANOSECONDS);
                         return;
                     }

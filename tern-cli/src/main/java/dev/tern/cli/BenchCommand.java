@@ -142,6 +142,11 @@ final class BenchCommand implements Callable<Integer> {
                 + "${DEFAULT-VALUE}).")
     int maxInFlight;
 
+    @CommandLine.Option(names = "--pacing", paramLabel = "TIME", defaultValue = "0.2ms",
+            description = "Open loop: requests due within TIME of one being sent go with it, so that the load "
+                + "generator wakes less often; 0 sends each at its own time (default: ${DEFAULT-VALUE}, at most 10ms).")
+    String pacing;
+
     @CommandLine.Option(names = "--timeout", paramLabel = "TIME", defaultValue = "10s",
             description = "A request without a reply by then is a timeout error (default: ${DEFAULT-VALUE}).")
     String timeout;
@@ -340,7 +345,8 @@ final class BenchCommand implements Callable<Integer> {
         List<Point> out = new ArrayList<>();
         for (Point p : base) {
             out.add(new Point(p.name(), p.spec().withWarmup(warm).withMaxRequests(maxRequests)
-                    .withMaxInFlight(maxInFlight).withRequestTimeout(requestTimeout), p.pool(), p.reportPool()));
+                    .withMaxInFlight(maxInFlight).withRequestTimeout(requestTimeout).withPacing(Durations.parse(pacing)),
+                    p.pool(), p.reportPool()));
         }
         return out;
     }
