@@ -32,13 +32,16 @@ public final class UserDirectory {
     public record Address(String street, String city, String postalCode, String country) {
     }
 
-    private final NavigableMap<String, User> byId;
+    /** Look-ups by id hash the id; completions walk the ids in order. */
+    private final Map<String, User> byId;
+    private final NavigableMap<String, User> idOrder;
     private final List<User> ordered;
 
     private UserDirectory(List<User> users) {
         TreeMap<String, User> map = new TreeMap<>();
         users.forEach(u -> map.put(u.id(), u));
-        this.byId = Collections.unmodifiableNavigableMap(map);
+        this.byId = Map.copyOf(map);
+        this.idOrder = Collections.unmodifiableNavigableMap(map);
         this.ordered = List.copyOf(users);
     }
 
@@ -104,7 +107,7 @@ public final class UserDirectory {
     /** Ids starting with {@code prefix}, in id order. */
     public List<String> idsStartingWith(String prefix, int limit) {
         List<String> ids = new ArrayList<>();
-        for (Map.Entry<String, User> e : byId.tailMap(prefix, true).entrySet()) {
+        for (Map.Entry<String, User> e : idOrder.tailMap(prefix, true).entrySet()) {
             if (!e.getKey().startsWith(prefix) || ids.size() == limit) {
                 break;
             }

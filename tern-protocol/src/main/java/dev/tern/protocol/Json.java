@@ -40,7 +40,7 @@ public final class Json {
      * string. Read it with {@link #rawText} or {@link #materialize}.
      */
     public static JsonNode rawJson(String json) {
-        return JsonNodeFactory.instance.rawValueNode(new RawValue(Utf8Json.of(JsonRpcCodec.wellFormed(json))));
+        return JsonNodeFactory.instance.rawValueNode(new RawValue(Utf8Json.wellFormed(json)));
     }
 
     /** {@code value} serialized once by the shared mapper, as a {@link #rawJson} node. */

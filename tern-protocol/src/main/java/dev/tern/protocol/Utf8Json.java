@@ -27,6 +27,26 @@ final class Utf8Json implements SerializableString {
         return new Utf8Json(json.getBytes(StandardCharsets.UTF_8), json);
     }
 
+    /** {@code json} with its UTF-8, every lone surrogate in it replaced by U+FFFD. */
+    static Utf8Json wellFormed(String json) {
+        byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
+        // The encoder writes a lone surrogate as '?': without one in the bytes, there was none to replace.
+        if (!contains(utf8, (byte) '?')) {
+            return new Utf8Json(utf8, json);
+        }
+        String checked = JsonRpcCodec.wellFormed(json);
+        return checked == json ? new Utf8Json(utf8, json) : of(checked);
+    }
+
+    private static boolean contains(byte[] bytes, byte b) {
+        for (byte x : bytes) {
+            if (x == b) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A string node of this JSON's text that Tern's codec writes by escaping these bytes ({@link #utf8()}). */
     StringNode asStringNode() {
         return new Text(this);

@@ -246,6 +246,21 @@ class JsonRpcRoundTripTest {
         assertThat(back.result().at("/structuredContent/cut").stringValue()).isEqualTo("emoji \ufffd");
     }
 
+    @Test
+    void rawJsonWithQuestionMarksKeepsThemAndStillLosesItsLoneSurrogates() {
+        String asked = "{\"q\":\"why?\",\"pair\":\"\ud83d\ude00?\"}";
+        assertThat(Json.rawText(Json.rawJson(asked))).isSameAs(asked);
+        JsonNode cut = Json.rawJson("{\"q\":\"why?\",\"cut\":\"\ud83d\"}");
+        assertThat(Json.rawText(cut)).isEqualTo("{\"q\":\"why?\",\"cut\":\"\ufffd\"}");
+        ObjectNode result = Json.object();
+        result.set("structuredContent", cut);
+        byte[] encoded = codec.encode(new JsonRpcResult(RequestId.of(1), result));
+        assertThat(Utf8Check.problem(encoded, 0, encoded.length)).isNull();
+        JsonRpcResult back = (JsonRpcResult) single(codec.decode(encoded));
+        assertThat(back.result().at("/structuredContent/cut").stringValue()).isEqualTo("\ufffd");
+        assertThat(back.result().at("/structuredContent/q").stringValue()).isEqualTo("why?");
+    }
+
     // ------------------------------------------------------------------ a value serialized once, written twice
 
     record Person(String name, String note, List<Integer> scores) {
