@@ -174,10 +174,7 @@ public final class LoadRunner implements AutoCloseable {
         Schedule schedule = new Schedule(m, spec);
         long pacingNanos = spec.pacing().toNanos();
         while (schedule.next()) {
-            long wait;
-            while ((wait = schedule.intended - System.nanoTime()) > pacingNanos) {
-                LockSupport.parkNanos(wait);
-            }
+            waitUntilWithin(schedule.intended, pacingNanos);
             sendOrRefuse(m, schedule.intended, schedule.phase, spec, inFlight, null);
         }
     }
@@ -295,10 +292,14 @@ public final class LoadRunner implements AutoCloseable {
         }
     }
 
-    private static void waitUntil(long instant) {
+    /**
+     * Parks until {@code instant}, or returns at once when it is at most {@code slackNanos} away. Waking at the instant,
+     * not ahead of it, keeps an open loop on its schedule instead of running ahead by the slack.
+     */
+    private static void waitUntilWithin(long instant, long slackNanos) {
         long wait;
-        while ((wait = instant - System.nanoTime()) > EARLY_WAKE_NANOS) {
-            LockSupport.parkNanos(wait - EARLY_WAKE_NANOS);
+        while ((wait = instant - System.nanoTime()) > slackNanos) {
+            LockSupport.parkNanos(wait);
         }
     }
 
@@ -403,7 +404,7 @@ public final class LoadRunner implements AutoCloseable {
         AtomicLong measuredSent = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> workers = new ArrayList<>();
-        waitUntil(m.startNanos);
+        waitUntilWithin(m.startNanos, EARLY_WAKE_NANOS);
         for (int w = 0; w < spec.connections(); w++) {
             workers.add(Thread.ofVirtual().name("tern-bench-worker-" + w).start(() -> {
                 while (!stop.get()) {

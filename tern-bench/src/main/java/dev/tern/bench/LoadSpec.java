@@ -70,11 +70,9 @@ public record LoadSpec(boolean open, List<RateStep> steps, int connections, Dura
     /** Below the 512 connections per client address a Tern server accepts, as HTTP/1.1 needs one per request. */
     static final int DEFAULT_MAX_IN_FLIGHT = 500;
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    /**
-     * Four requests a wake-up at 20,000 a second, one at 5,000 or less: at 20,000 a second this costs the load
-     * generator a fifth less CPU than 50 µs does (bench/peers/client-cost).
-     */
-    public static final Duration DEFAULT_PACING = Duration.ofNanos(200_000);
+    /** At 20,000 requests a second this costs the load generator a fifth less CPU than 50 µs (client-cost). */
+    public static final String DEFAULT_PACING_TEXT = "0.2ms";
+    public static final Duration DEFAULT_PACING = Durations.parse(DEFAULT_PACING_TEXT);
     static final Duration MAX_PACING = Duration.ofMillis(10);
 
     /** Open loop at a constant rate for the given time, no warm-up. */

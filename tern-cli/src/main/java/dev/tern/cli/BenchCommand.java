@@ -142,9 +142,9 @@ final class BenchCommand implements Callable<Integer> {
                 + "${DEFAULT-VALUE}).")
     int maxInFlight;
 
-    @CommandLine.Option(names = "--pacing", paramLabel = "TIME", defaultValue = "0.2ms",
+    @CommandLine.Option(names = "--pacing", paramLabel = "TIME", defaultValue = LoadSpec.DEFAULT_PACING_TEXT,
             description = "Open loop: requests due within TIME of one being sent go with it, so that the load "
-                + "generator wakes less often; 0 sends each at its own time (default: ${DEFAULT-VALUE}, at most 10ms).")
+                + "generator wakes less often; 0 sends each at its own time (default: ${DEFAULT-VALUE}).")
     String pacing;
 
     @CommandLine.Option(names = "--timeout", paramLabel = "TIME", defaultValue = "10s",
