@@ -67,133 +67,29 @@ final class ResultBytesWriter {
      * written nothing when {@code result} holds a part the generator must write.
      */
     static boolean write(RequestId id, JsonNode result, OutputStream out) {
-        int idBytes = idSize(id);
-        int resultBytes = idBytes < 0 ? -1 : size(result, 0, false);
-        if (resultBytes < 0) {
-            return false;
-        }
-        int total = HEAD.length + idBytes + RESULT.length + resultBytes + 1;
-        if (total > MAX_BYTES) {
-            total = HEAD.length + idBytes + RESULT.length + size(result, 0, true) + 1;
-            if (total > MAX_BYTES) {
-                return false;
-            }
-        }
         BufferRecycler recycler = JsonRecyclerPools.sharedHybridPool().acquireAndLinkPooled();
-        byte[] buffer = recycler.allocByteBuffer(BUFFER, total);
+        byte[] buffer = recycler.allocByteBuffer(BUFFER, MAX_BYTES);
         try {
+            // One pass into the pooled buffer; a part this does not write, or a reply too large, gives up (-1).
             int at = put(HEAD, buffer, 0);
             at = writeId(id, buffer, at);
             at = put(RESULT, buffer, at);
-            at = writeNode(result, buffer, at);
+            at = writeNode(result, buffer, at, 0);
+            if (at < 0 || at >= MAX_BYTES) {
+                return false;
+            }
             buffer[at++] = '}';
             out.write(buffer, 0, at);
+            return true;
         } catch (IOException e) {
             throw JacksonIOException.construct(e);
         } finally {
             recycler.releaseByteBuffer(BUFFER, buffer);
             recycler.releaseToPool();
         }
-        return true;
     }
 
-    // ---------------------------------------------------------------- sizes: -1 for a part this does not write
-
-    private static int idSize(RequestId id) {
-        return switch (id) {
-            case RequestId.NumberId n -> digits(n.value());
-            case RequestId.StringId s -> stringSize(s.value());
-        };
-    }
-
-    /**
-     * The bytes {@code node} is written to: {@code exact}, or at most that, with text blocks counted as if every byte
-     * were escaped, which spares a pass over them when the buffer is large enough either way.
-     */
-    private static int size(JsonNode node, int depth, boolean exact) {
-        if (depth > MAX_DEPTH) {
-            return -1;
-        }
-        if (node instanceof ObjectNode object) {
-            return objectSize(object, depth, exact);
-        } else if (node instanceof ArrayNode array) {
-            return arraySize(array, depth, exact);
-        } else if (node instanceof Utf8Json.Text text) {
-            return exact ? escapedSize(text.utf8()) : text.utf8().length * LONGEST_ESCAPE + 2;
-        } else if (node instanceof StringNode string) {
-            return stringSize(string.stringValue());
-        } else if (node instanceof POJONode pojo) {
-            return pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json json ? json.utf8().length : -1;
-        } else if (node instanceof BooleanNode bool) {
-            return bool.booleanValue() ? TRUE.length : FALSE.length;
-        } else if (node instanceof NullNode) {
-            return NULL.length;
-        } else if (node instanceof IntNode number) {
-            return digits(number.intValue());
-        } else if (node instanceof LongNode number) {
-            return digits(number.longValue());
-        }
-        return -1;
-    }
-
-    private static int objectSize(ObjectNode object, int depth, boolean exact) {
-        int total = 2 + Math.max(0, object.size() - 1);
-        for (var member : object.properties()) {
-            int name = stringSize(member.getKey());
-            int value = size(member.getValue(), depth + 1, exact);
-            if (name < 0 || value < 0) {
-                return -1;
-            }
-            total += name + 1 + value;
-        }
-        return total;
-    }
-
-    private static int arraySize(ArrayNode array, int depth, boolean exact) {
-        int total = 2 + Math.max(0, array.size() - 1);
-        for (JsonNode item : array) {
-            int value = size(item, depth + 1, exact);
-            if (value < 0) {
-                return -1;
-            }
-            total += value;
-        }
-        return total;
-    }
-
-    /** The quoted size of an ASCII string; -1 for one with any other character, which the generator writes. */
-    private static int stringSize(String s) {
-        int total = s.length() + 2;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 128) {
-                return -1;
-            }
-            total += GROWTH[c];
-        }
-        return total;
-    }
-
-    private static int escapedSize(byte[] utf8) {
-        int total = utf8.length + 2;
-        for (byte b : utf8) {
-            total += GROWTH[b & 0xFF];
-        }
-        return total;
-    }
-
-    private static int digits(long value) {
-        if (value < 0) {
-            return value == Long.MIN_VALUE ? MIN_LONG.length : 1 + digits(-value);
-        }
-        int count = 1;
-        for (long rest = value; rest >= 10; rest /= 10) {
-            count++;
-        }
-        return count;
-    }
-
-    // ---------------------------------------------------------------- writing, into a buffer already sized
+    // ---------------------------------------------------------------- each returns where it stopped, -1 for give up
 
     private static int writeId(RequestId id, byte[] buffer, int at) {
         return switch (id) {
@@ -202,37 +98,21 @@ final class ResultBytesWriter {
         };
     }
 
-    private static int writeNode(JsonNode node, byte[] buffer, int at) {
+    private static int writeNode(JsonNode node, byte[] buffer, int at, int depth) {
+        if (at < 0 || depth > MAX_DEPTH) {
+            return -1;
+        }
         if (node instanceof ObjectNode object) {
-            buffer[at++] = '{';
-            boolean first = true;
-            for (var member : object.properties()) {
-                if (!first) {
-                    buffer[at++] = ',';
-                }
-                first = false;
-                at = putString(member.getKey(), buffer, at);
-                buffer[at++] = ':';
-                at = writeNode(member.getValue(), buffer, at);
-            }
-            buffer[at++] = '}';
-            return at;
+            return writeObject(object, buffer, at, depth);
         } else if (node instanceof ArrayNode array) {
-            buffer[at++] = '[';
-            for (int i = 0; i < array.size(); i++) {
-                if (i > 0) {
-                    buffer[at++] = ',';
-                }
-                at = writeNode(array.get(i), buffer, at);
-            }
-            buffer[at++] = ']';
-            return at;
+            return writeArray(array, buffer, at, depth);
         } else if (node instanceof Utf8Json.Text text) {
             return putEscaped(text.utf8(), buffer, at);
         } else if (node instanceof StringNode string) {
             return putString(string.stringValue(), buffer, at);
         } else if (node instanceof POJONode pojo) {
-            return put(((Utf8Json) ((RawValue) pojo.getPojo()).rawValue()).utf8(), buffer, at);
+            return pojo.getPojo() instanceof RawValue raw && raw.rawValue() instanceof Utf8Json json
+                    ? put(json.utf8(), buffer, at) : -1;
         } else if (node instanceof BooleanNode bool) {
             return put(bool.booleanValue() ? TRUE : FALSE, buffer, at);
         } else if (node instanceof NullNode) {
@@ -242,10 +122,68 @@ final class ResultBytesWriter {
         } else if (node instanceof LongNode number) {
             return putDigits(number.longValue(), buffer, at);
         }
-        throw new IllegalStateException("not sized: " + node.getNodeType());
+        return -1;
+    }
+
+    private static int writeObject(ObjectNode object, byte[] buffer, int at, int depth) {
+        if (at >= MAX_BYTES - 2) {
+            return -1;
+        }
+        buffer[at++] = '{';
+        boolean first = true;
+        for (var member : object.properties()) {
+            if (!first) {
+                if (at >= MAX_BYTES) {
+                    return -1;
+                }
+                buffer[at++] = ',';
+            }
+            first = false;
+            at = putString(member.getKey(), buffer, at);
+            if (at < 0 || at >= MAX_BYTES) {
+                return -1;
+            }
+            buffer[at++] = ':';
+            at = writeNode(member.getValue(), buffer, at, depth + 1);
+            if (at < 0) {
+                return -1;
+            }
+        }
+        if (at >= MAX_BYTES) {
+            return -1;
+        }
+        buffer[at++] = '}';
+        return at;
+    }
+
+    private static int writeArray(ArrayNode array, byte[] buffer, int at, int depth) {
+        if (at >= MAX_BYTES - 2) {
+            return -1;
+        }
+        buffer[at++] = '[';
+        for (int i = 0; i < array.size(); i++) {
+            if (i > 0) {
+                if (at >= MAX_BYTES) {
+                    return -1;
+                }
+                buffer[at++] = ',';
+            }
+            at = writeNode(array.get(i), buffer, at, depth + 1);
+            if (at < 0) {
+                return -1;
+            }
+        }
+        if (at >= MAX_BYTES) {
+            return -1;
+        }
+        buffer[at++] = ']';
+        return at;
     }
 
     private static int put(byte[] bytes, byte[] buffer, int at) {
+        if (at < 0 || at + bytes.length > MAX_BYTES) {
+            return -1;
+        }
         System.arraycopy(bytes, 0, buffer, at, bytes.length);
         return at + bytes.length;
     }
@@ -253,6 +191,9 @@ final class ResultBytesWriter {
     private static int putDigits(long value, byte[] buffer, int at) {
         if (value == Long.MIN_VALUE) {
             return put(MIN_LONG, buffer, at);
+        }
+        if (at < 0 || at + MIN_LONG.length > MAX_BYTES) {
+            return -1;
         }
         if (value < 0) {
             buffer[at++] = '-';
@@ -266,15 +207,29 @@ final class ResultBytesWriter {
         return end;
     }
 
-    /** An ASCII string, quoted and escaped ({@link #stringSize} has checked it is ASCII). */
+    private static int digits(long value) {
+        int count = 1;
+        for (long rest = value; rest >= 10; rest /= 10) {
+            count++;
+        }
+        return count;
+    }
+
+    /** An ASCII string, quoted and escaped; -1 for one with any other character, which the generator writes. */
     private static int putString(String s, byte[] buffer, int at) {
+        if (at < 0 || at + 2 + (long) s.length() * LONGEST_ESCAPE > MAX_BYTES && at + stringSize(s) > MAX_BYTES) {
+            return -1;
+        }
         buffer[at++] = '"';
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (c >= 128) {
+                return -1;
+            }
             if (GROWTH[c] == 0) {
                 buffer[at++] = (byte) c;
             } else {
-                at = put(ESCAPES[c], buffer, at);
+                at = putEscape(ESCAPES[c], buffer, at);
             }
         }
         buffer[at++] = '"';
@@ -283,16 +238,44 @@ final class ResultBytesWriter {
 
     /** UTF-8 text, quoted and escaped: ASCII as the generator escapes it, every other byte as it is. */
     private static int putEscaped(byte[] utf8, byte[] buffer, int at) {
+        if (at < 0 || at + 2 + (long) utf8.length * LONGEST_ESCAPE > MAX_BYTES && at + escapedSize(utf8) > MAX_BYTES) {
+            return -1;
+        }
         buffer[at++] = '"';
         for (byte b : utf8) {
             if (GROWTH[b & 0xFF] == 0) {
                 buffer[at++] = b;
             } else {
-                at = put(ESCAPES[b], buffer, at);
+                at = putEscape(ESCAPES[b], buffer, at);
             }
         }
         buffer[at++] = '"';
         return at;
+    }
+
+    /** An escape is two to six bytes: a loop costs less than a copy's call. */
+    private static int putEscape(byte[] escape, byte[] buffer, int at) {
+        for (byte b : escape) {
+            buffer[at++] = b;
+        }
+        return at;
+    }
+
+    /** The quoted size of a string, taken as ASCII (a string that is not is refused while it is written). */
+    private static int stringSize(String s) {
+        int total = s.length() + 2;
+        for (int i = 0; i < s.length(); i++) {
+            total += GROWTH[s.charAt(i) & 0x7F];
+        }
+        return total;
+    }
+
+    private static int escapedSize(byte[] utf8) {
+        int total = utf8.length + 2;
+        for (byte b : utf8) {
+            total += GROWTH[b & 0xFF];
+        }
+        return total;
     }
 
     private static byte[][] escapesOfTheGenerator() {

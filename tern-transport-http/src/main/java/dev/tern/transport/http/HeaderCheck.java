@@ -12,6 +12,7 @@ import dev.tern.protocol.model.ToolDefinition;
 import dev.tern.server.McpServer;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,9 +20,10 @@ import tools.jackson.databind.JsonNode;
  * {@code Mcp-Param-*}) must be present and agree with it, after decoding the {@code =?base64?…?=} sentinel.
  */
 final class HeaderCheck {
-    static final String PROTOCOL_VERSION = "mcp-protocol-version";
-    static final String METHOD = "mcp-method";
-    static final String NAME = "mcp-name";
+    // AsciiString names: Netty's headers hash them once, not on every look-up.
+    static final AsciiString PROTOCOL_VERSION = AsciiString.cached("mcp-protocol-version");
+    static final AsciiString METHOD = AsciiString.cached("mcp-method");
+    static final AsciiString NAME = AsciiString.cached("mcp-name");
     static final String PARAM_PREFIX = "mcp-param-";
 
     private static final int MAX_CACHED_TOOLS = 4096;

@@ -41,7 +41,6 @@ import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AsciiString;
 
 /**
@@ -183,8 +182,7 @@ public final class HttpServerTransport implements AutoCloseable {
     void configure(ChannelPipeline p) {
         p.addLast(FlushBeforeClose.NAME, FlushBeforeClose.INSTANCE);
         p.addLast("connections", connections);
-        p.addLast("idle", new IdleStateHandler(0, 0, options.connections().idleTimeout().toMillis(),
-                TimeUnit.MILLISECONDS));
+        p.addLast("idle", new IdleTimeout(options.connections().idleTimeout()));
         if (ssl != null) {
             SslHandler tls = ssl.newHandler(p.channel().alloc());
             tls.setHandshakeTimeoutMillis(options.tls().orElseThrow().handshakeTimeout().toMillis());

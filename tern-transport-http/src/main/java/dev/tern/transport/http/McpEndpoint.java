@@ -32,6 +32,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.AsciiString;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -41,8 +42,8 @@ import tools.jackson.databind.node.ObjectNode;
  * exchange. Thread-safe.
  */
 final class McpEndpoint {
-    static final String SESSION_ID = "mcp-session-id";
-    static final String LAST_EVENT_ID = "last-event-id";
+    static final AsciiString SESSION_ID = AsciiString.cached("mcp-session-id");
+    static final AsciiString LAST_EVENT_ID = AsciiString.cached("last-event-id");
 
     private final McpServer server;
     private final JsonRpcCodec codec;

@@ -6,12 +6,17 @@ import dev.tern.server.observe.McpObserver;
 import dev.tern.server.observe.RequestObservation;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 
 /**
  * What the HTTP transport tells the server's observer of an MCP POST: its start when its head arrives, and its end
  * when the transport answers it without the server (refusals, notifications); a batch's members each on their own.
  */
 final class Observations {
+    private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
+    private static final AsciiString TRACESTATE = AsciiString.cached("tracestate");
+    private static final AsciiString BAGGAGE = AsciiString.cached("baggage");
+
     private Observations() {
     }
 
@@ -25,7 +30,7 @@ final class Observations {
             long received) {
         return observer.request(exchange.transport(), received)
                 .clientAddress(exchange.clientAddress())
-                .httpTraceContext(headers.get("traceparent"), headers.get("tracestate"), headers.get("baggage"));
+                .httpTraceContext(headers.get(TRACEPARENT), headers.get(TRACESTATE), headers.get(BAGGAGE));
     }
 
     /**

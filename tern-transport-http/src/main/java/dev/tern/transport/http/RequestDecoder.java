@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -88,6 +89,8 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
     /** HTTP/1.1: messages of requests that arrived while {@link #answering}, in order. */
     private ArrayDeque<HttpObject> backlog;
     private Ending ending = Ending.KEEP_ALIVE;
+    /** HTTP/1.1: the connection's first request has passed the h2c upgrade handler. */
+    private boolean upgradeOffered;
 
     RequestDecoder(RequestDispatcher dispatcher, HttpOptions options, McpEndpoint endpoint, boolean http2) {
         this.dispatcher = dispatcher;
@@ -146,6 +149,9 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         if (headerTimeout != null) {
             headerTimeout.headersReceived();
         }
+        if (!http2 && !upgradeOffered) {
+            stopOfferingUpgrade();
+        }
         request = head;
         received = 0;
         reading = Reading.DISCARD;
@@ -183,6 +189,19 @@ final class RequestDecoder extends ChannelInboundHandlerAdapter {
         }
         reader = wanted;
         awaitBody(Reading.BODY);
+    }
+
+    /**
+     * A connection switches to HTTP/2 on its first request or not at all: the upgrade handler, which looks at every
+     * request for an {@code Upgrade: h2c} header, leaves the pipeline once the first request has passed it. A server
+     * may ignore an upgrade (RFC 9110, section 7.8), and RFC 9113 no longer defines this one.
+     */
+    private void stopOfferingUpgrade() {
+        upgradeOffered = true;
+        ChannelHandlerContext upgrade = ctx.pipeline().context(HttpServerUpgradeHandler.class);
+        if (upgrade != null) {
+            ctx.pipeline().remove(upgrade.handler());
+        }
     }
 
     /**
