@@ -77,7 +77,7 @@ final class IdleTimeout extends ChannelDuplexHandler {
 
     private void start() {
         if (check == null) {
-            lastSeenActive = System.nanoTime();
+            lastSeenActive = ctx.executor().ticker().nanoTime();
             check = ctx.executor().schedule(checkTask, checkEveryNanos, TimeUnit.NANOSECONDS);
         }
     }
@@ -93,7 +93,7 @@ final class IdleTimeout extends ChannelDuplexHandler {
         if (check == null || !ctx.channel().isOpen()) {
             return;
         }
-        long now = System.nanoTime();
+        long now = ctx.executor().ticker().nanoTime();
         if (active) {
             active = false;
             lastSeenActive = now;
