@@ -250,7 +250,8 @@ public final class HttpOptions {
      *
      * @param max open connections in total; a connection beyond it is closed as soon as it is accepted
      * @param maxPerAddress open connections from one client IP address
-     * @param idleTimeout a connection with no traffic either way for this long is closed
+     * @param idleTimeout a connection with no traffic either way for this long is closed (within a quarter of it more:
+     *        traffic is looked for four times per timeout)
      * @param requestHeaderTimeout from the first byte of a request to the end of its headers (HTTP/1.1 request line
      *        and headers, HTTP/2 HEADERS and CONTINUATION frames); then 408 and close
      * @param requestBodyTimeout from the end of the headers to the end of the body; then 408
