@@ -74,11 +74,10 @@ final class ResultBytesWriter {
             int at = put(HEAD, buffer, 0);
             at = writeId(id, buffer, at);
             at = put(RESULT, buffer, at);
-            at = writeNode(result, buffer, at, 0);
-            if (at < 0 || at >= MAX_BYTES) {
+            at = putByte('}', buffer, writeNode(result, buffer, at, 0));
+            if (at < 0) {
                 return false;
             }
-            buffer[at++] = '}';
             out.write(buffer, 0, at);
             return true;
         } catch (IOException e) {
@@ -126,58 +125,43 @@ final class ResultBytesWriter {
     }
 
     private static int writeObject(ObjectNode object, byte[] buffer, int at, int depth) {
-        if (at >= MAX_BYTES - 2) {
-            return -1;
-        }
-        buffer[at++] = '{';
+        at = putByte('{', buffer, at);
         boolean first = true;
         for (var member : object.properties()) {
             if (!first) {
-                if (at >= MAX_BYTES) {
-                    return -1;
-                }
-                buffer[at++] = ',';
+                at = putByte(',', buffer, at);
             }
             first = false;
             at = putString(member.getKey(), buffer, at);
-            if (at < 0 || at >= MAX_BYTES) {
-                return -1;
-            }
-            buffer[at++] = ':';
+            at = putByte(':', buffer, at);
             at = writeNode(member.getValue(), buffer, at, depth + 1);
             if (at < 0) {
                 return -1;
             }
         }
-        if (at >= MAX_BYTES) {
-            return -1;
-        }
-        buffer[at++] = '}';
-        return at;
+        return putByte('}', buffer, at);
     }
 
     private static int writeArray(ArrayNode array, byte[] buffer, int at, int depth) {
-        if (at >= MAX_BYTES - 2) {
-            return -1;
-        }
-        buffer[at++] = '[';
+        at = putByte('[', buffer, at);
         for (int i = 0; i < array.size(); i++) {
             if (i > 0) {
-                if (at >= MAX_BYTES) {
-                    return -1;
-                }
-                buffer[at++] = ',';
+                at = putByte(',', buffer, at);
             }
             at = writeNode(array.get(i), buffer, at, depth + 1);
             if (at < 0) {
                 return -1;
             }
         }
-        if (at >= MAX_BYTES) {
+        return putByte(']', buffer, at);
+    }
+
+    private static int putByte(char ascii, byte[] buffer, int at) {
+        if (at < 0 || at >= MAX_BYTES) {
             return -1;
         }
-        buffer[at++] = ']';
-        return at;
+        buffer[at] = (byte) ascii;
+        return at + 1;
     }
 
     private static int put(byte[] bytes, byte[] buffer, int at) {
