@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -384,8 +386,18 @@ class ManyNodesTest {
                     .header("MCP-Protocol-Version", "2025-11-25").header("Last-Event-ID", lastId)
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofLines());
             assertThat(resumed.statusCode()).isEqualTo(200);
+            String resumedAfter = lastId;
             try (Stream<String> body = resumed.body()) {
-                body.forEach(this::take);
+                CompletableFuture<Void> read = CompletableFuture.runAsync(() -> body.forEach(this::take),
+                        Thread::startVirtualThread);
+                try {
+                    read.get(30, TimeUnit.SECONDS);
+                } catch (TimeoutException e) {
+                    body.close();
+                    throw new AssertionError("The stream resumed after " + resumedAfter + " (session " + session
+                            + ", served by " + resumed.headers().firstValue("x-upstream").orElse("?")
+                            + ") did not end within 30 s; it had sent events " + List.copyOf(eventIds), e);
+                }
             }
         }
 

@@ -252,7 +252,10 @@ final class OtelRequestObservation implements RequestObservation {
         }
         Span s = span();
         if (s != null) {
-            events(s, ended);
+            // An unsampled span drops events: not even their attributes are made.
+            if (s.isRecording()) {
+                events(s, ended);
+            }
             if (errorType != null) {
                 s.setAttribute(McpAttributes.ERROR_TYPE, errorType);
                 if (statusCode != null) {

@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 /**
  * An nginx of a test's own balancing round robin, without stickiness, over servers on loopback ports: its
  * configuration is generated in a temporary directory, it listens on a free loopback port, runs in the foreground
- * and is stopped by {@link #close}. Its access log names the upstream of every request and the session it carried.
+ * and is stopped by {@link #close}. Its access log names the upstream of every request and the session it carried;
+ * its responses name it too, in {@code X-Upstream}.
  */
 public final class Nginx implements AutoCloseable {
     private static final String INSTALL = "bin/install-nginx.sh";
@@ -68,6 +69,7 @@ public final class Nginx implements AutoCloseable {
                           proxy_request_buffering off;
                           proxy_read_timeout 120s;
                           proxy_next_upstream error timeout;
+                          add_header X-Upstream $upstream_addr always;
                         }
                       }
                     }
