@@ -58,6 +58,7 @@ class StatusPageTest {
         try (TernProcess tern = TernProcess.http("user-directory", "--status")) {
             URI endpoint = URI.create(tern.url());
             makeCalls(endpoint, null);
+            awaitWholeSecondOfCalls(endpoint);
             URI page = endpoint.resolve("/status");
 
             String dom = chromium(chromium, "--dump-dom", page.toString());
@@ -267,6 +268,22 @@ class StatusPageTest {
         }
         throw new AssertionError("the bench made " + seen + " calls of get_user, not " + calls + "; its stderr:\n"
                 + bench.stderr());
+    }
+
+    /**
+     * Waits until the second in which the calls were made is over: the page's rate, error ratio and chart count whole
+     * seconds only, and a quick browser would otherwise load it within that second.
+     */
+    private static void awaitWholeSecondOfCalls(URI endpoint) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        JsonNode status;
+        do {
+            Thread.sleep(100);
+            HttpResponse<String> feed = CLIENT.send(HttpRequest.newBuilder(endpoint.resolve("/status.json")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            status = Json.mapper().readTree(feed.body());
+        } while (status.path("error_ratio").isNull() && System.nanoTime() < deadline);
+        assertThat(status.path("error_ratio").isNumber()).as(status.toString()).isTrue();
     }
 
     /** The number in a row's cell of this class. */
