@@ -59,6 +59,16 @@ final class ResultBytesWriter {
         LONGEST_ESCAPE = 1 + Arrays.stream(GROWTH).max().orElseThrow();
     }
 
+    /**
+     * Object keys already quoted, by the key's hash: a reply repeats the same few keys every time. A slot is filled once
+     * and kept, so that a stream of distinct keys costs no allocation; a key whose slot is taken is written as before.
+     */
+    private static final QuotedKey[] KEYS = new QuotedKey[256];
+    private static final int MAX_KEY_CACHED = 64;
+
+    private record QuotedKey(String key, byte[] quoted) {
+    }
+
     private ResultBytesWriter() {
     }
 
@@ -132,7 +142,7 @@ final class ResultBytesWriter {
                 at = putByte(',', buffer, at);
             }
             first = false;
-            at = putString(member.getKey(), buffer, at);
+            at = putKey(member.getKey(), buffer, at);
             at = putByte(':', buffer, at);
             at = writeNode(member.getValue(), buffer, at, depth + 1);
             if (at < 0) {
@@ -197,6 +207,19 @@ final class ResultBytesWriter {
             count++;
         }
         return count;
+    }
+
+    private static int putKey(String key, byte[] buffer, int at) {
+        int slot = key.hashCode() & (KEYS.length - 1);
+        QuotedKey cached = KEYS[slot];
+        if (cached != null && (cached.key == key || cached.key.equals(key))) {
+            return put(cached.quoted, buffer, at);
+        }
+        int end = putString(key, buffer, at);
+        if (cached == null && end > at && end - at <= MAX_KEY_CACHED) {
+            KEYS[slot] = new QuotedKey(key, Arrays.copyOfRange(buffer, at, end));
+        }
+        return end;
     }
 
     /** An ASCII string, quoted and escaped; -1 for one with any other character, which the generator writes. */

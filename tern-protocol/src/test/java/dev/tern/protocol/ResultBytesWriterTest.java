@@ -125,6 +125,17 @@ class ResultBytesWriterTest {
         }
     }
 
+    @Test
+    void keysThatShareAQuotedKeysSlotAreEachWrittenAsThemselves() {
+        // "Aa" and "BB" have the same hash, so they take the same slot of the writer's quoted keys.
+        assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+        for (String key : List.of("Aa", "BB", "Aa", "BB", new String("Aa".toCharArray()), "A\"a", "A\"a")) {
+            ObjectNode extra = Json.object();
+            extra.put(key, 1);
+            assertSameBytes(RequestId.of(1), toolResult(Json.rawJsonOf(Map.of("a", 1)), extra), "key " + key);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** A tool result as the server builds one: the value's text as a text block, the value as structured content. */
