@@ -2,6 +2,7 @@ package dev.tern.observability;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.tern.protocol.McpMeta;
 import dev.tern.server.observe.Era;
 import dev.tern.server.observe.OutgoingObservation;
 import dev.tern.server.observe.RequestObservation;
@@ -252,7 +253,7 @@ final class OtelRequestObservation implements RequestObservation {
         }
         Span s = span();
         if (s != null) {
-            // An unsampled span drops events: not even their attributes are made.
+            // An unsampled span would drop the events, so they are not made.
             if (s.isRecording()) {
                 events(s, ended);
             }
@@ -369,9 +370,9 @@ final class OtelRequestObservation implements RequestObservation {
             return null;
         }
         return switch (key) {
-            case "traceparent" -> carrier[0];
-            case "tracestate" -> carrier[1];
-            case "baggage" -> carrier[2];
+            case McpMeta.TRACEPARENT -> carrier[0];
+            case McpMeta.TRACESTATE -> carrier[1];
+            case McpMeta.BAGGAGE -> carrier[2];
             default -> null;
         };
     };

@@ -20,6 +20,10 @@ public final class McpMeta {
     public static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
     /** The name of the tasks extension. */
     public static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+    /** The W3C trace context of a request: keys here, and HTTP headers of the same names. */
+    public static final String TRACEPARENT = "traceparent";
+    public static final String TRACESTATE = "tracestate";
+    public static final String BAGGAGE = "baggage";
     /** The token a client asks progress notifications under. */
     public static final String PROGRESS_TOKEN = "progressToken";
 

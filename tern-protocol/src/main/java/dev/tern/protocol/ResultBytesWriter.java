@@ -62,6 +62,7 @@ final class ResultBytesWriter {
     /**
      * Object keys already quoted, by the key's hash: a reply repeats the same few keys every time. A slot is filled once
      * and kept, so that a stream of distinct keys costs no allocation; a key whose slot is taken is written as before.
+     * Two threads may fill a slot at once: either record is whole, since its fields are final.
      */
     private static final QuotedKey[] KEYS = new QuotedKey[256];
     private static final int MAX_KEY_CACHED = 64;

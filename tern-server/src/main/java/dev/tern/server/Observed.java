@@ -35,8 +35,8 @@ final class Observed {
         o.parsed(System.nanoTime(), method, target(method, params))
                 .protocolVersion(exchange.version.id())
                 .era(exchange.modern() ? Era.STATELESS : Era.SESSION)
-                .metaTraceContext(text(exchange.meta.get("traceparent")), text(exchange.meta.get("tracestate")),
-                        text(exchange.meta.get("baggage")));
+                .metaTraceContext(text(exchange.meta.get(McpMeta.TRACEPARENT)),
+                        text(exchange.meta.get(McpMeta.TRACESTATE)), text(exchange.meta.get(McpMeta.BAGGAGE)));
         if (method.startsWith("resources/")) {
             String uri = text(params.get("uri"));
             if (uri != null) {

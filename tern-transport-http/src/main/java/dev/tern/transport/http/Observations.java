@@ -2,6 +2,7 @@ package dev.tern.transport.http;
 
 import dev.tern.protocol.Decoded;
 import dev.tern.protocol.JsonRpcNotification;
+import dev.tern.protocol.McpMeta;
 import dev.tern.server.observe.McpObserver;
 import dev.tern.server.observe.RequestObservation;
 
@@ -13,9 +14,9 @@ import io.netty.util.AsciiString;
  * when the transport answers it without the server (refusals, notifications); a batch's members each on their own.
  */
 final class Observations {
-    private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
-    private static final AsciiString TRACESTATE = AsciiString.cached("tracestate");
-    private static final AsciiString BAGGAGE = AsciiString.cached("baggage");
+    private static final AsciiString TRACEPARENT = AsciiString.cached(McpMeta.TRACEPARENT);
+    private static final AsciiString TRACESTATE = AsciiString.cached(McpMeta.TRACESTATE);
+    private static final AsciiString BAGGAGE = AsciiString.cached(McpMeta.BAGGAGE);
 
     private Observations() {
     }
