@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.databind.DeserializationFeature;
@@ -98,6 +99,9 @@ public final class Json {
                         .maxDocumentLength(limits.maxMessageBytes())
                         .build())
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                // A name read is then the very string of a constant that spells it, so looking it up in a tree
+                // compares references instead of characters.
+                .enable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES)
                 .recyclerPool(JsonRecyclerPools.sharedHybridPool())
                 .build();
         return JsonMapper.builder(factory)

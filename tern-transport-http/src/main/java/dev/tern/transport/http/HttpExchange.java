@@ -20,7 +20,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -375,7 +377,9 @@ final class HttpExchange {
 
     /** The whole response: {@code body} (owned from here) of {@code contentType} (none if null), with its length. */
     private void finish(HttpResponseStatus status, CharSequence contentType, ByteBuf body) {
-        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        // A body sent with its length has no trailers: no table is made for them.
+        DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body,
+                DefaultHttpHeadersFactory.headersFactory().newHeaders(), EmptyHttpHeaders.INSTANCE);
         HttpHeaders h = response.headers();
         if (contentType != null) {
             h.set(HttpHeaderNames.CONTENT_TYPE, contentType);

@@ -25,7 +25,10 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
@@ -238,8 +241,27 @@ public final class HttpServerTransport implements AutoCloseable {
         }
     }
 
+    /**
+     * The decoder gives every request with a body a trailers table, and trailers hardly ever come: a table of two
+     * slots instead of Netty's sixteen (it still holds any number of trailers).
+     */
+    private static final HttpHeadersFactory FEW_TRAILERS = new HttpHeadersFactory() {
+        private final DefaultHttpHeadersFactory trailers = DefaultHttpHeadersFactory.trailersFactory();
+
+        @Override
+        public HttpHeaders newHeaders() {
+            return trailers.newEmptyHeaders();
+        }
+
+        @Override
+        public HttpHeaders newEmptyHeaders() {
+            return trailers.newEmptyHeaders();
+        }
+    };
+
     private HttpServerCodec httpCodec() {
         return new HttpServerCodec(new HttpDecoderConfig()
+                .setTrailersFactory(FEW_TRAILERS)
                 .setMaxInitialLineLength(options.limits().maxInitialLineLength())
                 .setMaxHeaderSize(options.limits().maxHeaderSize())
                 .setMaxChunkSize(64 * 1024));
