@@ -260,7 +260,7 @@ final class HttpExchange {
     }
 
     /** The event loop of the exchange's connection. */
-    java.util.concurrent.Executor executor() {
+    io.netty.util.concurrent.EventExecutor executor() {
         return ctx.executor();
     }
 

@@ -54,7 +54,7 @@ final class McpEndpoint {
     private final SessionManager sessions;
     private final LegacySseEndpoint legacySse;
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final java.util.Set<HttpExchange> open = ConcurrentHashMap.newKeySet();
+    private final OpenExchanges open = new OpenExchanges();
     /** The open 2026-07-28 {@code subscriptions/listen} requests and their event loops. */
     private final Map<StatelessRequest, Executor> listens = new ConcurrentHashMap<>();
     private final ClientShares listenShares;
@@ -185,7 +185,6 @@ final class McpEndpoint {
     /** Keeps an admitted exchange until it is done, so a shutdown can end it. */
     private void track(HttpExchange exchange) {
         open.add(exchange);
-        exchange.onDone(() -> open.remove(exchange));
     }
 
     /** Answers 503 with Retry-After while the server shuts down. */
@@ -276,7 +275,6 @@ final class McpEndpoint {
             if (exchange.giveBackSlot()) {
                 inFlight.decrementAndGet();
             }
-            open.remove(exchange);
         });
         return true;
     }
@@ -805,7 +803,7 @@ final class McpEndpoint {
      * {@code retry} hint, requests still waiting for their answer get 503 with Retry-After.
      */
     void shutdown(Duration retry) {
-        for (HttpExchange e : open) {
+        for (HttpExchange e : open.snapshot()) {
             if (e.streaming()) {
                 e.end(retry);
             } else {
@@ -814,7 +812,6 @@ final class McpEndpoint {
                         "Service unavailable: the server shut down before the request finished");
             }
         }
-        open.clear();
         sessions.closeAll(retry);
         legacySse.closeAll(retry);
     }
