@@ -99,8 +99,7 @@ public final class Json {
                         .maxDocumentLength(limits.maxMessageBytes())
                         .build())
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                // A name read is then the very string of a constant that spells it, so looking it up in a tree
-                // compares references instead of characters.
+                // Interned names let a look-up in a tree by a constant name compare references, not characters.
                 .enable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES)
                 .recyclerPool(JsonRecyclerPools.sharedHybridPool())
                 .build();

@@ -54,6 +54,23 @@ import io.netty.util.AsciiString;
 public final class HttpServerTransport implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.tern.transport.http");
     private static final RateLimitedLog HANDSHAKE_FAILURES = new RateLimitedLog(System.Logger.Level.INFO);
+    /**
+     * The decoder gives every request with a body a trailers table, and trailers hardly ever come: a table of two
+     * slots instead of Netty's sixteen (it still holds any number of trailers).
+     */
+    private static final HttpHeadersFactory FEW_TRAILERS = new HttpHeadersFactory() {
+        private final DefaultHttpHeadersFactory trailers = DefaultHttpHeadersFactory.trailersFactory();
+
+        @Override
+        public HttpHeaders newHeaders() {
+            return trailers.newEmptyHeaders();
+        }
+
+        @Override
+        public HttpHeaders newEmptyHeaders() {
+            return trailers.newEmptyHeaders();
+        }
+    };
 
     private final McpServer server;
     private final HttpOptions options;
@@ -240,24 +257,6 @@ public final class HttpServerTransport implements AutoCloseable {
             p.remove(RequestHeaderTimeout.NAME);
         }
     }
-
-    /**
-     * The decoder gives every request with a body a trailers table, and trailers hardly ever come: a table of two
-     * slots instead of Netty's sixteen (it still holds any number of trailers).
-     */
-    private static final HttpHeadersFactory FEW_TRAILERS = new HttpHeadersFactory() {
-        private final DefaultHttpHeadersFactory trailers = DefaultHttpHeadersFactory.trailersFactory();
-
-        @Override
-        public HttpHeaders newHeaders() {
-            return trailers.newEmptyHeaders();
-        }
-
-        @Override
-        public HttpHeaders newEmptyHeaders() {
-            return trailers.newEmptyHeaders();
-        }
-    };
 
     private HttpServerCodec httpCodec() {
         return new HttpServerCodec(new HttpDecoderConfig()

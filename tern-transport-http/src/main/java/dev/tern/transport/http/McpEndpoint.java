@@ -182,11 +182,6 @@ final class McpEndpoint {
         listens.forEach((listen, loop) -> HttpExchange.later(loop, listen::close));
     }
 
-    /** Keeps an admitted exchange until it is done, so a shutdown can end it. */
-    private void track(HttpExchange exchange) {
-        open.add(exchange);
-    }
-
     /** Answers 503 with Retry-After while the server shuts down. */
     void unavailable(HttpExchange exchange) {
         exchange.header(HttpHeaderNames.RETRY_AFTER, 1).header(HttpHeaderNames.CONNECTION, "close");
@@ -218,7 +213,7 @@ final class McpEndpoint {
                 return;
             }
             session(sessionId, headers, exchange, session -> {
-                track(exchange);
+                open.add(exchange);
                 boolean opened;
                 try {
                     opened = session.openStream(exchange, headers.get(LAST_EVENT_ID), options.sse().keepAlive());

@@ -27,11 +27,7 @@ final class OpenExchanges {
             onLoop(loop, () -> add(exchange));
             return;
         }
-        Set<HttpExchange> open = byLoop.get(loop);
-        if (open == null) {
-            open = byLoop.computeIfAbsent(loop, l -> new HashSet<>());
-        }
-        Set<HttpExchange> own = open;
+        Set<HttpExchange> own = byLoop.computeIfAbsent(loop, l -> new HashSet<>());
         own.add(exchange);
         // Runs at once, and removes it again, if the exchange was done before it could be added.
         exchange.onDone(() -> {
@@ -43,7 +39,7 @@ final class OpenExchanges {
         });
     }
 
-    /** The exchanges open now, each loop's set read on that loop (a loop that does not answer within a second is left out). */
+    /** The exchanges open now, each loop's read on that loop; a loop that does not answer in a second is left out. */
     List<HttpExchange> snapshot() {
         List<HttpExchange> all = new ArrayList<>();
         byLoop.forEach((loop, open) -> {
